@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+import { x } from "./index.ts";
+console.log(x);
