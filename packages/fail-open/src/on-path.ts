@@ -1,0 +1,57 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { join, posix, win32 } from 'node:path';
+
+const defaultPathExt = '.COM;.EXE;.BAT;.CMD';
+
+/**
+ * The full path of an executable `name` found on the env's PATH, or null. No subprocess.
+ * POSIX: an entry must be a regular file with an execute bit for this process. win32: PATH and
+ * PATHEXT are read case-insensitively and each PATHEXT extension is tried. A name holding a path
+ * separator, and empty PATH entries (the current folder on POSIX), are never searched.
+ */
+export function onPath(
+  name: string,
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform = process.platform,
+): string | null {
+  const windows = platform === 'win32';
+  const delimiter = windows ? win32.delimiter : posix.delimiter;
+  if (name === '' || name.includes('/') || (windows && name.includes('\\'))) return null;
+  const pathList = (windows ? readEnvInsensitive(env, 'PATH') : env.PATH) ?? '';
+  const candidates = windows ? windowsNames(name, readEnvInsensitive(env, 'PATHEXT')) : [name];
+
+  for (const rawEntry of pathList.split(delimiter)) {
+    const entry = windows ? rawEntry.replace(/^"(.*)"$/, '$1') : rawEntry;
+    if (entry === '') continue;
+    for (const candidate of candidates) {
+      // The host's join: on Windows it is win32's; elsewhere `platform` only changes the lookup rules.
+      const full = join(entry, candidate);
+      if (isRunnable(full, windows)) return full;
+    }
+  }
+  return null;
+}
+
+function windowsNames(name: string, pathExt: string | undefined): string[] {
+  const extensions = (pathExt || defaultPathExt).split(';').filter((ext) => ext !== '');
+  const lower = name.toLowerCase();
+  const hasKnownExt = extensions.some((ext) => lower.endsWith(ext.toLowerCase()));
+  const withExt = extensions.map((ext) => name + ext);
+  return hasKnownExt ? [name, ...withExt] : withExt;
+}
+
+function readEnvInsensitive(env: Record<string, string | undefined>, key: string): string | undefined {
+  if (env[key] !== undefined) return env[key];
+  const found = Object.keys(env).find((k) => k.toUpperCase() === key);
+  return found === undefined ? undefined : env[found];
+}
+
+function isRunnable(file: string, windows: boolean): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    if (!windows) accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

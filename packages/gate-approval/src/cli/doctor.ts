@@ -1,0 +1,237 @@
+import { stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import { onPath } from '@kit/fail-open';
+import type { CliIO, GuardDefinition } from '../guard-definition.ts';
+import { readSwitch } from '../switches.ts';
+import { parseArgs } from './args.ts';
+import { findOwnHandlers } from './handler.ts';
+import { fail, say } from './output.ts';
+import { locate, type Scope, scopeFlags, scopeFromFlags } from './scope.ts';
+import { isObject, readSettings } from './settings-file.ts';
+
+/** One line of the doctor's report. */
+interface Check {
+  ok: boolean;
+  text: string;
+}
+
+/** `doctor [--user|--project|--local]`: checks the installation end to end; exit 1 with the list of problems. */
+export async function doctorCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
+  const parsed = parseArgs(argv, { flags: scopeFlags, options: [] });
+  if ('error' in parsed) return fail(io, `doctor: ${parsed.error}; run \`${guard.name} --help\``);
+  if (parsed.positionals.length > 0) return fail(io, `doctor: unexpected argument ${parsed.positionals[0]}`);
+  const scope = scopeFromFlags(parsed.flags);
+  if (typeof scope !== 'string') return fail(io, `doctor: ${scope.error}`);
+
+  const checks = [...(await checkInstallation(guard, scope, io)), ...switchLines(guard, io)];
+  for (const problem of await guardChecks(guard, io)) checks.push({ ok: false, text: problem });
+  for (const check of checks) say(io, `${check.ok ? 'ok  ' : 'FAIL'} ${check.text}`);
+  const problems = checks.filter((check) => !check.ok).length;
+  if (problems === 0) {
+    say(io, `doctor: ${guard.name} ${guard.version} is installed and denies its positive control`);
+    return 0;
+  }
+  io.stderr(`doctor: ${problems} problem${problems === 1 ? '' : 's'} found (the FAIL lines above)\n`);
+  return 1;
+}
+
+async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO): Promise<Check[]> {
+  const where = locate(guard.name, scope, io);
+  const settings = await readSettings(where.settingsPath);
+  if (!settings.ok) return [{ ok: false, text: settings.message }];
+  const installHint = `run \`${guard.name} install --${scope}\``;
+  if (!settings.exists) return [{ ok: false, text: `${where.settingsPath} does not exist: ${installHint}` }];
+  const places = findOwnHandlers(settings.document, guard.name);
+  if (places.length === 0)
+    return [{ ok: false, text: `no ${guard.name} handler in ${where.settingsPath}: ${installHint}` }];
+
+  const checks: Check[] = [];
+  if (places.length > 1)
+    checks.push({
+      ok: false,
+      text: `${places.length} ${guard.name} handlers in ${where.settingsPath}: ${installHint} to keep one`,
+    });
+  const place = places[0] as (typeof places)[number];
+  const handler = place.group.hooks[place.handlerIndex] as Record<string, unknown>;
+  const args = Array.isArray(handler.args) ? handler.args : null;
+  const bundle = typeof args?.[0] === 'string' ? args[0] : null;
+  const wellFormed =
+    place.group.matcher === guard.matcher &&
+    handler.type === 'command' &&
+    typeof handler.command === 'string' &&
+    bundle !== null &&
+    args?.every((arg) => typeof arg === 'string') === true &&
+    typeof handler.timeout === 'number' &&
+    handler.timeout > 0;
+  checks.push(
+    wellFormed
+      ? {
+          ok: true,
+          text: `settings entry in ${where.settingsPath}: matcher ${guard.matcher}, ${handler.command} ${bundle}, timeout ${handler.timeout} s${handler.onFailure === 'block' ? ', onFailure block (strict)' : ''}`,
+        }
+      : {
+          ok: false,
+          text: `the ${guard.name} entry in ${where.settingsPath} is not the exec form install writes (matcher ${guard.matcher}, "command": "node", "args": [bundle], "timeout"): ${installHint} to upgrade it`,
+        },
+  );
+  if (!wellFormed || bundle === null) return checks;
+
+  if (bundle !== where.bundlePath)
+    checks.push({
+      ok: false,
+      text: `the entry runs ${bundle}, not ${where.bundlePath}: ${installHint} to upgrade it`,
+    });
+  const bundleIsFile = await stat(bundle).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+  checks.push(
+    bundleIsFile
+      ? { ok: true, text: `bundle ${bundle}` }
+      : { ok: false, text: `the bundle ${bundle} is missing: ${installHint}` },
+  );
+  const command = handler.command as string;
+  const resolved = isAbsolute(command) ? command : onPath(command, io.env);
+  checks.push(
+    resolved
+      ? { ok: true, text: `${command} resolves to ${resolved}` }
+      : { ok: false, text: `\`${command}\` is not on PATH: the host cannot start the hook` },
+  );
+  if (bundleIsFile && resolved)
+    checks.push(await runPositiveControl(guard, command, args as string[], handler.timeout as number, io));
+  return checks;
+}
+
+async function runPositiveControl(
+  guard: GuardDefinition,
+  command: string,
+  args: string[],
+  timeoutSeconds: number,
+  io: CliIO,
+): Promise<Check> {
+  let control: Awaited<ReturnType<GuardDefinition['positiveControl']>>;
+  try {
+    control = await guard.positiveControl();
+  } catch (error) {
+    return {
+      ok: false,
+      text: `the positive control could not be set up: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  try {
+    const cwd =
+      typeof control.payload.cwd === 'string' && (await isFolder(control.payload.cwd))
+        ? control.payload.cwd
+        : io.cwd;
+    const run = await runProcess(
+      command,
+      args,
+      JSON.stringify(control.payload),
+      { ...io.env, ...control.env },
+      cwd,
+      timeoutSeconds * 1000,
+    );
+    if (run.exitCode === 0 && isDeny(run.stdout)) {
+      return { ok: true, text: `positive control denied through \`${command} ${args.join(' ')}\`` };
+    }
+    const off = guard.switches
+      .filter((s) => readSwitch(io.env, s.name, s.legacyNames) === 'off')
+      .map((s) => `${s.name}=off is set`);
+    const detail = run.timedOut
+      ? `timed out after ${timeoutSeconds} s`
+      : `exit ${run.exitCode ?? run.signal}, stdout ${JSON.stringify(run.stdout.trim().slice(0, 120))}, stderr ${JSON.stringify((run.stderr.trim().split('\n')[0] ?? '').slice(0, 160))}`;
+    return {
+      ok: false,
+      text: `the positive control did not deny through the installed command (${detail})${off.length > 0 ? `; ${off.join(', ')}` : ''}`,
+    };
+  } finally {
+    await control.cleanup?.().catch(() => undefined);
+  }
+}
+
+function isDeny(stdout: string): boolean {
+  try {
+    const output: unknown = JSON.parse(stdout);
+    return (
+      isObject(output) &&
+      isObject(output.hookSpecificOutput) &&
+      output.hookSpecificOutput.permissionDecision === 'deny'
+    );
+  } catch {
+    return false;
+  }
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+}
+
+interface ProcessRun {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+// Loaded on demand: the hook bundle inlines this package and must not pay for child_process.
+async function runProcess(
+  command: string,
+  args: string[],
+  input: string,
+  env: Record<string, string | undefined>,
+  cwd: string,
+  timeoutMs: number,
+): Promise<ProcessRun> {
+  const { spawn } = await import('node:child_process');
+  return new Promise((resolvePromise) => {
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolvePromise({ exitCode: null, signal: null, stdout, stderr: stderr || error.message, timedOut });
+    });
+    child.on('close', (exitCode, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ exitCode, signal, stdout, stderr, timedOut });
+    });
+  });
+}
+
+function switchLines(guard: GuardDefinition, io: CliIO): Check[] {
+  return guard.switches.map((s) => {
+    const names = [s.name, ...(s.legacyNames ?? [])];
+    const set = names.filter((name) => io.env[name] !== undefined).map((name) => `${name}=${io.env[name]}`);
+    const state = readSwitch(io.env, s.name, s.legacyNames);
+    return {
+      ok: true,
+      text: `switch ${s.name}: ${state}${set.length > 0 ? ` (${set.join(', ')})` : ' (not set)'}`,
+    };
+  });
+}
+
+async function guardChecks(guard: GuardDefinition, io: CliIO): Promise<string[]> {
+  if (!guard.doctorChecks) return [];
+  try {
+    return await guard.doctorChecks(io);
+  } catch (error) {
+    return [`the guard's own checks failed: ${error instanceof Error ? error.message : String(error)}`];
+  }
+}

@@ -1,0 +1,97 @@
+import { resolve } from 'node:path';
+import type { HookRuntime } from '@kit/fail-open';
+import type { CliIO, GuardDefinition } from '../guard-definition.ts';
+import type { Verdict } from '../verdict.ts';
+import { parseArgs } from './args.ts';
+import { fail, say } from './output.ts';
+
+const explainBudgetMs = 3000;
+
+/** What `explain` found: the verdict, or why the hook would fail open. */
+type Explanation =
+  | { verdict: 'deny' | 'refuse'; rule: string | null; reason: string }
+  | { verdict: 'none' }
+  | { verdict: 'cannotJudge'; cause: string }
+  | { verdict: 'fails-open'; cause: string };
+
+/** `explain '<command or path>' [--cwd DIR] [--json]`: runs evaluate on a synthetic payload and says what it decided. */
+export async function explainCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
+  const parsed = parseArgs(argv, { flags: ['--json'], options: ['--cwd'] });
+  if ('error' in parsed) return fail(io, `explain: ${parsed.error}; run \`${guard.name} --help\``);
+  if (parsed.positionals.length !== 1) {
+    return fail(
+      io,
+      `explain: give one quoted command or file path, e.g. ${guard.name} explain '<command or path>'`,
+    );
+  }
+  const cwd = resolve(io.cwd, parsed.options.get('--cwd') ?? '.');
+  const arg = parsed.positionals[0] as string;
+  const explanation = await explain(guard, arg, cwd, io);
+
+  if (parsed.flags.has('--json')) {
+    say(io, JSON.stringify({ guard: guard.name, input: arg, cwd, ...explanation }));
+    return 0;
+  }
+  switch (explanation.verdict) {
+    case 'deny':
+    case 'refuse':
+      say(
+        io,
+        `verdict: ${explanation.verdict}`,
+        `rule:    ${explanation.rule ?? '(none given)'}`,
+        `reason:  ${explanation.reason}`,
+      );
+      break;
+    case 'none':
+      say(io, 'verdict: none (no opinion: the call goes through the normal permission flow)');
+      break;
+    case 'cannotJudge':
+      say(
+        io,
+        'verdict: cannotJudge (the hook fails open: the call goes through)',
+        `cause:   ${explanation.cause}`,
+      );
+      break;
+    case 'fails-open':
+      say(
+        io,
+        'verdict: none (the hook would fail open: the call goes through)',
+        `cause:   ${explanation.cause}`,
+      );
+      break;
+  }
+  return 0;
+}
+
+async function explain(guard: GuardDefinition, arg: string, cwd: string, io: CliIO): Promise<Explanation> {
+  let verdict: Verdict;
+  try {
+    const payload = guard.payloadFor(arg, cwd);
+    const runtime: HookRuntime = {
+      env: io.env,
+      raw: JSON.stringify(payload),
+      guard: guard.name,
+      deadline: Date.now() + explainBudgetMs,
+    };
+    verdict = await guard.evaluate(payload, runtime);
+  } catch (error) {
+    return {
+      verdict: 'fails-open',
+      cause: `evaluate threw: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  switch (verdict?.kind) {
+    case 'deny':
+    case 'refuse':
+      return { verdict: verdict.kind, rule: verdict.rule ?? null, reason: verdict.reason };
+    case 'none':
+      return { verdict: 'none' };
+    case 'cannotJudge':
+      return { verdict: 'cannotJudge', cause: verdict.cause };
+    default:
+      return {
+        verdict: 'fails-open',
+        cause: 'evaluate returned something that is not a verdict (encode-failed)',
+      };
+  }
+}

@@ -1,0 +1,151 @@
+import type { GuardDefinition } from '../guard-definition.ts';
+import { isObject, type SettingsDocument } from './settings-file.ts';
+
+/** The one exec-form handler install writes. */
+export interface CommandHandler {
+  type: 'command';
+  command: string; // 'node'
+  args: string[]; // [<absolute bundle path>]
+  timeout: number; // seconds
+  onFailure?: 'block'; // --strict
+}
+
+/** Seconds the host gives the hook before killing it. */
+export const handlerTimeoutSeconds = 5;
+
+/** The handler for a bundle at `bundlePath`. */
+export function buildHandler(bundlePath: string, strict: boolean): CommandHandler {
+  const handler: CommandHandler = {
+    type: 'command',
+    command: 'node',
+    args: [bundlePath],
+    timeout: handlerTimeoutSeconds,
+  };
+  if (strict) handler.onFailure = 'block';
+  return handler;
+}
+
+/**
+ * True for a handler this guard wrote, in any form it has had: exec form with `<guard>.mjs` as an
+ * argument, a shell-form command naming `<guard>.mjs`, or a command running `<guard> hook` (the bin).
+ */
+export function isOwnHandler(guardName: string, handler: unknown): boolean {
+  if (!isObject(handler)) return false;
+  const file = `${guardName}.mjs`;
+  if (
+    Array.isArray(handler.args) &&
+    handler.args.some((arg) => typeof arg === 'string' && baseName(arg) === file)
+  ) {
+    return true;
+  }
+  if (typeof handler.command !== 'string') return false;
+  const words = handler.command.split(/[\s"']+/).filter((word) => word !== '');
+  return words.some(
+    (word, index) => baseName(word) === file || (baseName(word) === guardName && words[index + 1] === 'hook'),
+  );
+}
+
+function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
+}
+
+/** Where one of the guard's handlers sits. */
+export interface HandlerPlace {
+  group: Record<string, unknown> & { hooks: unknown[] };
+  groupIndex: number;
+  handlerIndex: number;
+}
+
+/** Every handler of this guard under hooks.PreToolUse, in document order. Malformed groups are skipped, never touched. */
+export function findOwnHandlers(document: SettingsDocument, guardName: string): HandlerPlace[] {
+  const places: HandlerPlace[] = [];
+  preToolUseOf(document)?.forEach((group, groupIndex) => {
+    if (!isObject(group) || !Array.isArray(group.hooks)) return;
+    const hooks = group.hooks as unknown[];
+    hooks.forEach((handler, handlerIndex) => {
+      if (isOwnHandler(guardName, handler)) {
+        places.push({ group: group as HandlerPlace['group'], groupIndex, handlerIndex });
+      }
+    });
+  });
+  return places;
+}
+
+function preToolUseOf(document: SettingsDocument): unknown[] | null {
+  const hooks = document.hooks;
+  return isObject(hooks) && Array.isArray(hooks.PreToolUse) ? hooks.PreToolUse : null;
+}
+
+/** What install does to the document. */
+export type InstallChange = 'added' | 'upgraded' | 'unchanged';
+
+/**
+ * The document with exactly one handler of this guard: an older one upgraded in place when its
+ * group has the guard's matcher, otherwise a new group of its own appended to hooks.PreToolUse.
+ * Every other key, hook and matcher keeps its place. The input is not modified.
+ */
+export function planInstall(
+  original: SettingsDocument,
+  guard: Pick<GuardDefinition, 'name' | 'matcher'>,
+  handler: CommandHandler,
+): { document: SettingsDocument; change: InstallChange } {
+  const document = structuredClone(original);
+  const places = findOwnHandlers(document, guard.name);
+  const first = places[0];
+  let change: InstallChange = 'added';
+  if (first && first.group.matcher === guard.matcher) {
+    first.group.hooks[first.handlerIndex] = handler;
+    removePlaces(document, places.slice(1));
+    change = 'upgraded';
+  } else {
+    removePlaces(document, places);
+    if (!isObject(document.hooks)) document.hooks = {};
+    const hooks = document.hooks as Record<string, unknown>;
+    if (!Array.isArray(hooks.PreToolUse)) hooks.PreToolUse = [];
+    (hooks.PreToolUse as unknown[]).push({ matcher: guard.matcher, hooks: [handler] });
+    if (places.length > 0) change = 'upgraded';
+  }
+  if (JSON.stringify(document) === JSON.stringify(original)) change = 'unchanged';
+  return { document, change };
+}
+
+/**
+ * The document without this guard's handlers. A group, hooks.PreToolUse or hooks that the removal
+ * leaves empty goes too (install created them). `alternatives` are the same removal with those
+ * emptied containers kept, so a caller holding the pre-install text can recognise it exactly.
+ */
+export function planUninstall(
+  original: SettingsDocument,
+  guardName: string,
+): { document: SettingsDocument; removed: number; alternatives: SettingsDocument[] } {
+  const places = findOwnHandlers(original, guardName);
+  if (places.length === 0) return { document: structuredClone(original), removed: 0, alternatives: [] };
+  const keepEverything = removeOwn(original, guardName, false);
+  const keepContainers = removeOwn(original, guardName, true);
+  const keepHooks = structuredClone(keepContainers);
+  const hooks = keepHooks.hooks as Record<string, unknown>;
+  if ((hooks.PreToolUse as unknown[]).length === 0) delete hooks.PreToolUse;
+  const document = structuredClone(keepHooks);
+  if (Object.keys(hooks).length === 0) delete document.hooks;
+  return { document, removed: places.length, alternatives: [keepHooks, keepContainers, keepEverything] };
+}
+
+function removeOwn(original: SettingsDocument, guardName: string, pruneGroups: boolean): SettingsDocument {
+  const document = structuredClone(original);
+  const places = findOwnHandlers(document, guardName);
+  if (pruneGroups) removePlaces(document, places);
+  else for (const place of [...places].reverse()) place.group.hooks.splice(place.handlerIndex, 1);
+  return document;
+}
+
+// Removes handlers (last first, so indexes hold) and the groups the removal empties.
+function removePlaces(document: SettingsDocument, places: HandlerPlace[]): void {
+  const preToolUse = preToolUseOf(document);
+  if (!preToolUse) return;
+  const emptied = new Set<number>();
+  for (const place of [...places].reverse()) {
+    place.group.hooks.splice(place.handlerIndex, 1);
+    if (place.group.hooks.length === 0) emptied.add(place.groupIndex);
+  }
+  for (const groupIndex of [...emptied].sort((a, b) => b - a)) preToolUse.splice(groupIndex, 1);
+}

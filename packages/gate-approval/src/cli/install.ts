@@ -1,0 +1,85 @@
+import type { CliIO, GuardDefinition } from '../guard-definition.ts';
+import { parseArgs } from './args.ts';
+import { placeBundle, readBundleSource, readExisting, undoPlaceBundle } from './bundle-file.ts';
+import { buildHandler, planInstall } from './handler.ts';
+import { diffLines } from './line-diff.ts';
+import { fail, say, strictCostNote } from './output.ts';
+import { locate, scopeFlags, scopeFromFlags } from './scope.ts';
+import {
+  backupPathOf,
+  describeError,
+  formatSettings,
+  readSettings,
+  writeAtomically,
+} from './settings-file.ts';
+
+/** `install [--user|--project|--local] [--strict] [--dry-run]`: copies the bundle and merges the handler. */
+export async function installCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
+  const parsed = parseArgs(argv, { flags: [...scopeFlags, '--strict', '--dry-run'], options: [] });
+  if ('error' in parsed) return fail(io, `install: ${parsed.error}; run \`${guard.name} --help\``);
+  if (parsed.positionals.length > 0) {
+    return fail(io, `install: unexpected argument ${parsed.positionals[0]}; run \`${guard.name} --help\``);
+  }
+  const scope = scopeFromFlags(parsed.flags);
+  if (typeof scope !== 'string') return fail(io, `install: ${scope.error}`);
+  const strict = parsed.flags.has('--strict');
+  const dryRun = parsed.flags.has('--dry-run');
+  const where = locate(guard.name, scope, io);
+
+  const bytes = await readBundleSource(guard.bundle);
+  if (!Buffer.isBuffer(bytes)) return fail(io, `install: ${bytes.error}`);
+  const settings = await readSettings(where.settingsPath);
+  if (!settings.ok) return fail(io, `install: ${settings.message}`);
+
+  const previousText = settings.exists ? settings.text : null;
+  const plan = planInstall(
+    settings.exists ? settings.document : {},
+    guard,
+    buildHandler(where.bundlePath, strict),
+  );
+  const nextText =
+    plan.change === 'unchanged'
+      ? previousText
+      : formatSettings(plan.document, settings.exists ? settings.style : undefined);
+  const existingBundle = await readExisting(where.bundlePath);
+  const bundleChange =
+    existingBundle === null ? 'created' : existingBundle.equals(bytes) ? 'unchanged' : 'updated';
+  const settingsLine = `  settings ${where.settingsPath} (handler ${plan.change}${plan.change !== 'unchanged' && previousText !== null ? `; backup ${backupPathOf(where.settingsPath)}` : ''})`;
+  const bundleLine = `  bundle   ${where.bundlePath} (${bundleChange})`;
+
+  if (dryRun) {
+    say(io, `dry run: install ${guard.name} (${scope} scope); nothing was written`, bundleLine, settingsLine);
+    if (plan.change !== 'unchanged') say(io, diffLines(previousText ?? '', nextText ?? ''));
+    if (strict) say(io, strictCostNote);
+    return 0;
+  }
+  if (plan.change === 'unchanged' && bundleChange === 'unchanged') {
+    say(io, `${guard.name} is already installed (${scope} scope); nothing changed`, bundleLine, settingsLine);
+    if (strict) say(io, strictCostNote);
+    return 0;
+  }
+
+  let placement: Awaited<ReturnType<typeof placeBundle>>;
+  try {
+    placement = await placeBundle(bytes, where.bundlePath, existingBundle);
+  } catch (error) {
+    return fail(
+      io,
+      `install: cannot write ${where.bundlePath}: ${describeError(error)}; nothing was changed`,
+    );
+  }
+  if (plan.change !== 'unchanged' && nextText !== null) {
+    try {
+      await writeAtomically(where.settingsPath, nextText, previousText);
+    } catch (error) {
+      await undoPlaceBundle(where.bundlePath, placement);
+      return fail(
+        io,
+        `install: cannot write ${where.settingsPath}: ${describeError(error)}; nothing was changed`,
+      );
+    }
+  }
+  say(io, `installed ${guard.name} (${scope} scope)`, bundleLine, settingsLine);
+  if (strict) say(io, strictCostNote);
+  return 0;
+}

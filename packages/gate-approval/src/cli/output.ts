@@ -1,0 +1,18 @@
+import type { CliIO } from '../guard-definition.ts';
+
+/** Prints one error line on stderr and gives the CLI's error exit code. */
+export function fail(io: CliIO, message: string): number {
+  io.stderr(`${message}\n`);
+  return 1;
+}
+
+/** Prints lines on stdout. */
+export function say(io: CliIO, ...lines: string[]): void {
+  io.stdout(`${lines.join('\n')}\n`);
+}
+
+/** What --strict costs, printed whenever it is used. */
+export const strictCostNote: string =
+  'strict: "onFailure": "block" is set on the handler. The cost: when the host kills this hook at its ' +
+  'timeout, or the hook cannot start or crashes, the host now BLOCKS the tool call instead of letting it ' +
+  'through (Claude Code 2.1.295+; older versions ignore the field).';

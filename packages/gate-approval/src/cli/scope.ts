@@ -1,0 +1,35 @@
+import { join } from 'node:path';
+import type { CliIO } from '../guard-definition.ts';
+
+/** Which settings file a command works on. */
+export type Scope = 'user' | 'project' | 'local';
+
+/** The files one scope uses. */
+export interface ScopeLocations {
+  scope: Scope;
+  settingsPath: string; // ~/.claude/settings.json | <cwd>/.claude/settings.json | <cwd>/.claude/settings.local.json
+  bundlePath: string; // ~/.claude/hooks/<guard>.mjs | <cwd>/.claude/hooks/<guard>.mjs
+  siblingSettingsPaths: string[]; // other settings files that may point at the same bundle
+}
+
+/** The flags that choose a scope. */
+export const scopeFlags: string[] = ['--user', '--project', '--local'];
+
+/** The scope named by the flags (default user), or an error when more than one is given. */
+export function scopeFromFlags(flags: Set<string>): Scope | { error: string } {
+  const chosen = scopeFlags.filter((flag) => flags.has(flag));
+  if (chosen.length > 1) return { error: `choose one scope, got ${chosen.join(' and ')}` };
+  return chosen.length === 0 ? 'user' : (chosen[0]?.slice(2) as Scope);
+}
+
+/** Where a scope keeps the settings file and the guard's bundle. */
+export function locate(guardName: string, scope: Scope, io: CliIO): ScopeLocations {
+  const claudeDir = scope === 'user' ? join(io.home, '.claude') : join(io.cwd, '.claude');
+  const bundlePath = join(claudeDir, 'hooks', `${guardName}.mjs`);
+  const projectSettings = join(claudeDir, 'settings.json');
+  const localSettings = join(claudeDir, 'settings.local.json');
+  if (scope === 'user') return { scope, settingsPath: projectSettings, bundlePath, siblingSettingsPaths: [] };
+  return scope === 'project'
+    ? { scope, settingsPath: projectSettings, bundlePath, siblingSettingsPaths: [localSettings] }
+    : { scope, settingsPath: localSettings, bundlePath, siblingSettingsPaths: [projectSettings] };
+}

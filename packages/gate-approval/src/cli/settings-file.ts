@@ -1,0 +1,119 @@
+import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/** A settings document: a JSON object whose `hooks` / `hooks.PreToolUse`, when present, have the right types. */
+export type SettingsDocument = Record<string, unknown>;
+
+/** How the file was laid out, so a rewrite keeps it. */
+export interface TextStyle {
+  indent: string; // '  ', '    ', '\t', or '' for a one-line file
+  eol: '\n' | '\r\n';
+}
+
+/** A settings file as read: absent, readable and well-typed, or refused with a one-line reason. */
+export type SettingsRead =
+  | { ok: true; exists: false }
+  | { ok: true; exists: true; text: string; document: SettingsDocument; style: TextStyle }
+  | { ok: false; message: string };
+
+const defaultStyle: TextStyle = { indent: '  ', eol: '\n' };
+
+/** Reads and checks a settings file. Never throws; a file it cannot use is a message. */
+export async function readSettings(path: string): Promise<SettingsRead> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return { ok: true, exists: false };
+    return { ok: false, message: `cannot read ${path}: ${describeError(error)}` };
+  }
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch (error) {
+    return {
+      ok: false,
+      message: `${path} is not valid JSON (${describeError(error)}); fix it by hand, nothing was changed`,
+    };
+  }
+  const problem = shapeProblem(parsed);
+  if (problem !== null)
+    return { ok: false, message: `${path}: ${problem}; fix it by hand, nothing was changed` };
+  return { ok: true, exists: true, text, document: parsed as SettingsDocument, style: detectStyle(body) };
+}
+
+function shapeProblem(parsed: unknown): string | null {
+  if (!isObject(parsed)) return 'the file does not hold a JSON object';
+  if (parsed.hooks === undefined) return null;
+  if (!isObject(parsed.hooks)) return '"hooks" is not an object';
+  const preToolUse = parsed.hooks.PreToolUse;
+  if (preToolUse !== undefined && !Array.isArray(preToolUse)) return '"hooks.PreToolUse" is not an array';
+  return null;
+}
+
+/** The indentation and line ending of a JSON text; two spaces and \n when it shows none. */
+export function detectStyle(text: string): TextStyle {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
+  if (lines.length === 1 && text.trim().length > 2) return { indent: '', eol };
+  const indented = lines.slice(1).find((line) => /^[ \t]+\S/.test(line));
+  const indent = indented ? (/^[ \t]+/.exec(indented)?.[0] ?? defaultStyle.indent) : defaultStyle.indent;
+  return { indent, eol };
+}
+
+/** A settings document as text in the given style, ending with a line break. */
+export function formatSettings(document: SettingsDocument, style: TextStyle = defaultStyle): string {
+  const text = JSON.stringify(document, null, style.indent);
+  return `${style.eol === '\n' ? text : text.replace(/\n/g, '\r\n')}${style.eol}`;
+}
+
+/** The backup kept beside a settings file before each rewrite. */
+export function backupPathOf(settingsPath: string): string {
+  return `${settingsPath}.bak`;
+}
+
+/**
+ * Writes a file atomically: a temp file in the same folder, then a rename over the target (through
+ * a symlink to its real file). The previous text, when given, is kept in `<file>.bak` first.
+ */
+export async function writeAtomically(path: string, text: string, previous: string | null): Promise<void> {
+  const target = await realpath(path).catch(() => path);
+  await mkdir(dirname(target), { recursive: true });
+  const mode = await stat(target).then(
+    (s) => s.mode & 0o777,
+    () => null,
+  );
+  if (previous !== null) await replaceFile(backupPathOf(target), previous, mode);
+  await replaceFile(target, text, mode);
+}
+
+async function replaceFile(target: string, text: string, mode: number | null): Promise<void> {
+  const temp = `${target}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  try {
+    await writeFile(temp, text, { flag: 'wx' });
+    if (mode !== null) await chmod(temp, mode);
+    await rename(temp, target);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** True for a plain JSON object. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An fs error's code ('ENOENT'), or undefined. */
+export function errorCode(error: unknown): string | undefined {
+  return isObject(error) && typeof error.code === 'string' ? error.code : undefined;
+}
+
+/** A short one-line description of an error. */
+export function describeError(error: unknown): string {
+  const code = errorCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  const firstLine = message.split('\n')[0] ?? '';
+  return code && !firstLine.includes(code) ? `${code}: ${firstLine}` : firstLine;
+}

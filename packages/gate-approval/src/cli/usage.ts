@@ -1,0 +1,32 @@
+import type { GuardDefinition } from '../guard-definition.ts';
+
+/** The --help text: commands, the guard's own commands, and every switch. */
+export function renderUsage(guard: GuardDefinition): string {
+  const name = guard.name;
+  const lines = [
+    `${name} ${guard.version}: ${guard.description}`,
+    '',
+    'Usage:',
+    `  ${name} install [--user|--project|--local] [--strict] [--dry-run]   copy the hook bundle and add the ${guard.matcher} handler (default --user)`,
+    `  ${name} uninstall [--user|--project|--local] [--dry-run]            remove exactly this guard's handler and bundle`,
+    `  ${name} explain '<${guard.matcher === 'Read' ? 'file path' : 'command'}>' [--cwd DIR] [--json]          what the guard decides, and why`,
+    `  ${name} doctor [--user|--project|--local]                           check the installation end to end`,
+    `  ${name} hook                                                        run as the host's hook (payload on stdin)`,
+  ];
+  for (const [command, entry] of Object.entries(guard.commands ?? {}))
+    lines.push(`  ${name} ${command}   ${entry.summary}`);
+  lines.push(`  ${name} --help | --version`, '');
+  lines.push(
+    'Scopes: --user ~/.claude/settings.json, --project .claude/settings.json, --local .claude/settings.local.json.',
+    '--strict adds "onFailure": "block": a hook the host kills or that crashes then blocks the call.',
+  );
+  if (guard.switches.length > 0) {
+    lines.push('', 'Switches (in the environment Claude Code starts with):');
+    for (const s of guard.switches) {
+      const legacy = s.legacyNames?.length ? ` (legacy: ${s.legacyNames.join(', ')})` : '';
+      lines.push(`  ${s.name}=${s.values}${legacy}   ${s.doc}`);
+    }
+  }
+  lines.push('  KIT_HOOKS_TRACE=<file>   append one JSON line per hook call (verdict, fail-open cause, ms)');
+  return lines.join('\n');
+}

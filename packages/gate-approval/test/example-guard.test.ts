@@ -1,0 +1,169 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { cli, makeGuard, tempTree } from './cli-harness.ts';
+
+const guard = makeGuard();
+const shred = {
+  hook_event_name: 'PreToolUse',
+  cwd: '/tmp',
+  tool_name: 'Bash',
+  tool_input: { command: 'shred secrets.txt' },
+};
+const denyLine = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'example-guard: use `rm` instead of `shred`' } })}\n`;
+
+/** Runs the installed handler exactly as the host does: command + args from the settings entry, payload on stdin. */
+function runInstalledHandler(root: string, payload: unknown, env: Record<string, string> = {}) {
+  const settings = JSON.parse(readFileSync(join(root, '.claude', 'settings.json'), 'utf8'));
+  const group = settings.hooks.PreToolUse.find((g: { matcher: string }) => g.matcher === 'Bash');
+  const handler = group.hooks[0];
+  const run = spawnSync(handler.command, handler.args, {
+    input: JSON.stringify(payload),
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: handler.timeout * 1000,
+  });
+  return { exitCode: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe('the whole path: install --project, the installed command denies, doctor passes', () => {
+  const root = tempTree({ 'src/app.ts': '' });
+  const home = tempTree();
+
+  test('install', async () => {
+    const result = await cli(guard, ['install', '--project'], { cwd: root, home });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`installed example-guard (project scope)`);
+  });
+
+  test('the installed command denies its positive control, exactly on the wire', () => {
+    expect(runInstalledHandler(root, shred)).toEqual({ exitCode: 0, stdout: denyLine, stderr: '' });
+  });
+
+  test.for([
+    ['another command', { ...shred, tool_input: { command: 'rm secrets.txt' } }],
+    ['another tool', { ...shred, tool_name: 'BashOutput' }],
+    ['the switch off', shred, { EXAMPLE_GUARD: 'off' }],
+    ['the legacy switch off', shred, { OLD_EXAMPLE_GUARD: 'no' }],
+    ['cannot judge', { ...shred, tool_input: { command: 'shred `x`' } }],
+    ['garbage stdin', 'shred secrets.txt'],
+  ] as const)('and stays silent for %s', ([, payload, env]) => {
+    expect(runInstalledHandler(root, payload, env ?? {})).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+  });
+
+  test('doctor passes and lists the switches', async () => {
+    const result = await cli(guard, ['doctor', '--project'], { cwd: root, home });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('ok   positive control denied through `node ');
+    expect(result.stdout).toContain('ok   switch EXAMPLE_GUARD: auto (not set)');
+  });
+
+  test('doctor reports a switch that is off, and the control that no longer denies', async () => {
+    const result = await cli(guard, ['doctor', '--project'], {
+      cwd: root,
+      home,
+      env: { EXAMPLE_GUARD: 'OFF' },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('switch EXAMPLE_GUARD: off (EXAMPLE_GUARD=OFF)');
+    expect(result.stdout).toMatch(/FAIL the positive control did not deny .*EXAMPLE_GUARD=off is set/);
+  });
+
+  test('a broken bundle: doctor fails with a clear line', async () => {
+    writeFileSync(join(root, '.claude', 'hooks', 'example-guard.mjs'), 'this is not javascript(\n');
+    const result = await cli(guard, ['doctor', '--project'], { cwd: root, home });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /^FAIL the positive control did not deny through the installed command \(exit 1, stdout "", stderr ".*"\)$/m,
+    );
+    expect(result.stderr).toBe('doctor: 1 problem found (the FAIL lines above)\n');
+  });
+
+  test('a missing bundle, a missing entry: doctor says what to run', async () => {
+    await cli(guard, ['uninstall', '--project'], { cwd: root, home });
+    const result = await cli(guard, ['doctor', '--project'], { cwd: root, home });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /FAIL .*settings\.json does not exist: run `example-guard install --project`/,
+    );
+  });
+});
+
+describe('doctor finds a malformed entry', () => {
+  test.for([
+    ['no args', { type: 'command', command: 'node example-guard.mjs' }],
+    [
+      'a missing bundle',
+      { type: 'command', command: 'node', args: ['/nowhere/example-guard.mjs'], timeout: 5 },
+    ],
+    ['node not on PATH', { type: 'command', command: 'no-such-node-binary', args: ['BUNDLE'], timeout: 5 }],
+  ] as const)('%s', async ([, handler]) => {
+    const root = tempTree();
+    const bundle = join(root, '.claude', 'hooks', 'example-guard.mjs');
+    const text = JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [handler] }] } }).replace(
+      'BUNDLE',
+      bundle,
+    );
+    const seeded = tempTree({
+      '.claude/settings.json': text,
+      '.claude/hooks/example-guard.mjs': readFileSync(guard.bundle, 'utf8'),
+    });
+    const result = await cli(guard, ['doctor', '--project'], { cwd: seeded, home: tempTree() });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^FAIL /m);
+  });
+});
+
+describe('explain', () => {
+  const where = { cwd: tempTree(), home: tempTree() };
+  test('a deny: verdict, rule and reason', async () => {
+    const result = await cli(guard, ['explain', 'shred a.txt'], where);
+    expect(result).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: 'verdict: deny\nrule:    no-shred\nreason:  example-guard: use `rm` instead of `shred`\n',
+    });
+  });
+  test('no opinion', async () => {
+    expect((await cli(guard, ['explain', 'ls'], where)).stdout).toBe(
+      'verdict: none (no opinion: the call goes through the normal permission flow)\n',
+    );
+  });
+  test('cannot judge: why it fails open', async () => {
+    expect((await cli(guard, ['explain', 'shred `x`'], where)).stdout).toBe(
+      'verdict: cannotJudge (the hook fails open: the call goes through)\ncause:   backticks\n',
+    );
+  });
+  test('--json, --cwd, and the env switches', async () => {
+    const result = await cli(guard, ['explain', '--json', 'shred a.txt', '--cwd', 'sub'], where);
+    expect(JSON.parse(result.stdout)).toEqual({
+      guard: 'example-guard',
+      input: 'shred a.txt',
+      cwd: join(where.cwd, 'sub'),
+      verdict: 'deny',
+      rule: 'no-shred',
+      reason: 'example-guard: use `rm` instead of `shred`',
+    });
+    const off = await cli(guard, ['explain', '--json', 'shred a.txt'], {
+      ...where,
+      env: { EXAMPLE_GUARD: 'off' },
+    });
+    expect(JSON.parse(off.stdout).verdict).toBe('none');
+  });
+  test('a throwing evaluate: fails open with the message', async () => {
+    const throwing = {
+      ...guard,
+      evaluate: () => {
+        throw new Error('kaput');
+      },
+    };
+    expect((await cli(throwing, ['explain', 'x'], where)).stdout).toBe(
+      'verdict: none (the hook would fail open: the call goes through)\ncause:   evaluate threw: kaput\n',
+    );
+  });
+  test('no argument is an error', async () => {
+    expect(await cli(guard, ['explain'], where)).toMatchObject({ code: 1, stdout: '' });
+  });
+});
