@@ -1,0 +1,64 @@
+import type { HookInput } from '@kit/fail-open';
+import { readInput } from '@kit/fail-open';
+import { cannotJudge, deny, none, readSwitch, type Verdict } from '@kit/gate-approval';
+import type { GuardContext } from './context.ts';
+import { absoluteFilePath, isCSharpSource, pathFlavorOf } from './csharp-path.ts';
+import { takeOrArmEscape } from './escape.ts';
+import { findProjectMarker } from './project-marker.ts';
+import { buildDenyText, guardName } from './reasons.ts';
+
+/** The switch: off-values disable the gate, on-values stand in for the `dnx` launcher probe. */
+export const switchName = 'ROSELINE_GATE';
+
+/** The launcher roseline ships with (`dnx RoselineMCP --yes`): its presence is the evidence the gate needs. */
+export const launcherName = 'dnx';
+
+/** The rule id every denial carries. */
+export const ruleId = 'csharp-read';
+
+// Arming a marker this close to the runtime's deadline risks a deny that is never written (the
+// runtime drops a late verdict), which would leave an escape armed by a fail-open path.
+const armingMarginMs = 100;
+
+/**
+ * Decides one PreToolUse call: a deny naming the roseline tool for a Read of C# source where roseline
+ * can answer, `none` where the gate plainly does not apply, and `cannotJudge` (also no opinion) for
+ * every doubt. Touches the world only through `context`; arms or consumes the escape marker.
+ */
+export function evaluate(input: HookInput, context: GuardContext): Verdict {
+  const gate = readSwitch(context.env, switchName);
+  if (gate === 'off') return none();
+  const read = readInput(input);
+  if (read === null || !isCSharpSource(read.file_path)) return none();
+  if (gate !== 'on' && context.findOnPath(launcherName, context.env) === null) return none();
+
+  const flavor = pathFlavorOf(read.file_path, context.platform);
+  const cwd = typeof input.cwd === 'string' && input.cwd !== '' ? input.cwd : context.cwd;
+  const searchCwd = flavor.isAbsolute(cwd) ? cwd : null;
+  const file = absoluteFilePath(read.file_path, searchCwd, flavor);
+  if (file === null) return cannotJudge('relative-path');
+  const search = findProjectMarker(flavor.dirname(file), searchCwd, flavor, context.listFolder);
+  if (!search.found) return search.reason === 'unmarked' ? none() : cannotJudge(search.reason);
+
+  const sessionId = input.session_id;
+  if (typeof sessionId !== 'string' || sessionId === '') return cannotJudge('no-session');
+  if (context.deadline !== undefined && context.now() + armingMarginMs > context.deadline)
+    return cannotJudge('late');
+  const escapeOutcome = takeOrArmEscape(
+    context,
+    {
+      tempFolder: context.tempFolder,
+      sessionId,
+      filePath: read.file_path,
+      flavor: pathFlavorOf(context.tempFolder, context.platform),
+    },
+    context.now(),
+  );
+  if (escapeOutcome.kind === 'pass') return none();
+  if (escapeOutcome.kind === 'unwritable') return cannotJudge('marker-unwritable');
+
+  // Only a .csproj met on the way up is the file's own project; a .sln, or a marker found below
+  // the cwd, proves roseline has something to open but not which project holds this file.
+  const project = search.kind === 'csproj' && search.via === 'walk-up' ? search.marker : null;
+  return deny(guardName, buildDenyText(file, project), ruleId);
+}

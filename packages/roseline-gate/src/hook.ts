@@ -1,0 +1,12 @@
+import { runHook } from '@kit/fail-open';
+import { encodeVerdict } from '@kit/gate-approval';
+import { realContext } from './context.ts';
+import { evaluate } from './evaluate.ts';
+import { guardName } from './reasons.ts';
+
+// The bundle entry (dist/hook.mjs): the host runs it for every Read. No onFailOpen: strict mode
+// does not apply to this guard, so every failure is no opinion.
+await runHook((input, runtime) => evaluate(input, realContext(runtime)), {
+  guard: guardName,
+  encode: encodeVerdict,
+});

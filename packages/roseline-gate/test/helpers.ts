@@ -1,0 +1,163 @@
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { HookInput } from '@kit/fail-open';
+import type { Verdict } from '@kit/gate-approval';
+import { onTestFinished } from 'vitest';
+import { fileSystemContext, type GuardContext } from '../src/context.ts';
+import type { FolderEntry, ListFolder } from '../src/project-marker.ts';
+
+/** A fresh temp folder, removed when the test ends. */
+export function tempFolder(prefix = 'rg-'): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Writes a tree of files (`a/b.cs: text`; a key ending in `/` is an empty folder) under a fresh temp folder. */
+export function tempTree(tree: Record<string, string>): string {
+  const root = tempFolder('rg-tree-');
+  for (const [name, text] of Object.entries(tree)) {
+    const full = path.join(root, name);
+    if (name.endsWith('/')) {
+      mkdirSync(full, { recursive: true });
+    } else {
+      mkdirSync(path.dirname(full), { recursive: true });
+      writeFileSync(full, text);
+    }
+  }
+  return root;
+}
+
+/** A folder holding a runnable stub `dnx` (`dnx.cmd` on Windows): put it on PATH to make the launcher probe succeed. */
+export function stubLauncherFolder(): string {
+  const dir = tempFolder('rg-bin-');
+  if (process.platform === 'win32') {
+    writeFileSync(path.join(dir, 'dnx.cmd'), '@exit /b 0\r\n');
+  } else {
+    writeFileSync(path.join(dir, 'dnx'), '#!/bin/sh\nexit 0\n');
+    chmodSync(path.join(dir, 'dnx'), 0o755);
+  }
+  return dir;
+}
+
+/** An env holding only PATH (and PATHEXT on Windows): nothing of the test runner's leaks in. */
+export function envWithPath(folders: string[], extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = { PATH: folders.join(path.delimiter), ...extra };
+  if (process.platform === 'win32') env.PATHEXT = '.COM;.EXE;.BAT;.CMD';
+  return env;
+}
+
+/** A Read payload as the host sends it. */
+export function readCall(filePath: string, cwd: string, sessionId = 'session-1'): HookInput {
+  return {
+    session_id: sessionId,
+    cwd,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Read',
+    tool_input: { file_path: filePath },
+  };
+}
+
+/** A real file-system context with its own temp folder (markers never leak between tests) and a settable clock. */
+export function realFsContext(
+  env: Record<string, string>,
+  options: { cwd?: string; tempFolder?: string } = {},
+): { context: GuardContext; temp: string; advance: (ms: number) => void } {
+  let clock = 1_700_000_000_000;
+  const temp = options.tempFolder ?? tempFolder('rg-markers-');
+  const context: GuardContext = fileSystemContext({
+    env,
+    cwd: options.cwd ?? temp,
+    tempFolder: temp,
+    now: () => clock,
+  });
+  return {
+    context,
+    temp,
+    advance: (ms: number) => {
+      clock += ms;
+    },
+  };
+}
+
+/** Every file below a folder, relative, sorted: what a test expects to find in the temp folder. */
+export function filesBelow(dir: string): string[] {
+  try {
+    return (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** A listFolder over an in-memory list of file paths, in one path flavor; `unreadable` folders answer null. */
+export function fakeListFolder(
+  files: string[],
+  flavor: typeof path.posix,
+  unreadable: string[] = [],
+): ListFolder {
+  return (dir: string): FolderEntry[] | null => {
+    if (unreadable.includes(dir)) return null;
+    const entries = new Map<string, boolean>();
+    for (const file of files) {
+      for (
+        let child = file, parent = flavor.dirname(file);
+        parent !== child;
+        child = parent, parent = flavor.dirname(parent)
+      ) {
+        if (parent === dir) entries.set(flavor.basename(child), child !== file);
+      }
+    }
+    // A folder exists when some file lives below it.
+    return entries.size === 0 ? null : [...entries].map(([name, isFolder]) => ({ name, isFolder }));
+  };
+}
+
+/** A context with no real file system: fake folders, a fixed launcher answer, an in-memory marker store. */
+export function fakeContext(options: {
+  files: string[];
+  flavor?: typeof path.posix;
+  platform?: NodeJS.Platform;
+  env?: Record<string, string>;
+  launcher?: boolean;
+  cwd?: string;
+  unreadable?: string[];
+  writable?: boolean;
+}): { context: GuardContext; markers: Map<string, string>; advance: (ms: number) => void } {
+  const flavor = options.flavor ?? path.posix;
+  const markers = new Map<string, string>();
+  let clock = 1_700_000_000_000;
+  const context: GuardContext = {
+    env: options.env ?? {},
+    cwd: options.cwd ?? (flavor === path.win32 ? 'C:\\' : '/'),
+    platform: options.platform ?? (flavor === path.win32 ? 'win32' : 'linux'),
+    now: () => clock,
+    tempFolder: flavor === path.win32 ? 'C:\\Temp' : '/tmp',
+    findOnPath: (name) =>
+      options.launcher === false ? null : flavor.join(flavor === path.win32 ? 'C:\\bin' : '/bin', `${name}`),
+    listFolder: fakeListFolder(options.files, flavor, options.unreadable),
+    readText: (file) => markers.get(file) ?? null,
+    writeText: (file, text) => {
+      if (options.writable === false) return false;
+      markers.set(file, text);
+      return true;
+    },
+    removeFile: (file) => markers.delete(file),
+  };
+  return {
+    context,
+    markers,
+    advance: (ms: number) => {
+      clock += ms;
+    },
+  };
+}
+
+/** deny or silent: what a test compares against a case's `want`. */
+export function outcomeOf(verdict: Verdict): 'deny' | 'silent' | 'refuse' {
+  if (verdict.kind === 'deny' || verdict.kind === 'refuse') return verdict.kind;
+  return 'silent';
+}

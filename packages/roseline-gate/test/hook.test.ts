@@ -1,0 +1,140 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { filesBelow, readCall, stubLauncherFolder, tempFolder, tempTree } from './helpers.ts';
+
+const builtHook = fileURLToPath(new URL('../dist/hook.mjs', import.meta.url));
+
+/** The built bundle as the host runs it: JSON on stdin, an env of the test's making (PATH, temp folder). */
+function runBuiltHook(payload: unknown, env: Record<string, string>) {
+  const result = spawnSync(process.execPath, [builtHook], {
+    input: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    env: {
+      ...env,
+      ...(process.platform === 'win32' ? { SystemRoot: process.env.SystemRoot ?? 'C:\\Windows' } : {}),
+    },
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
+  return { exitCode: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** PATH holding the stub dnx (or an empty folder), and the OS temp folder redirected. */
+function hostEnv(options: {
+  launcher: boolean;
+  temp: string;
+  extra?: Record<string, string>;
+}): Record<string, string> {
+  const bin = options.launcher ? stubLauncherFolder() : tempFolder('rg-empty-bin-');
+  const env: Record<string, string> = {
+    PATH: bin,
+    TMPDIR: options.temp,
+    TEMP: options.temp,
+    TMP: options.temp,
+    ...options.extra,
+  };
+  if (process.platform === 'win32') env.PATHEXT = '.COM;.EXE;.BAT;.CMD';
+  return env;
+}
+
+beforeAll(() => {
+  if (!existsSync(builtHook))
+    throw new Error(
+      `build the package first: ${builtHook} is missing (pnpm --filter @kit/roseline-gate build)`,
+    );
+});
+
+describe('dist/hook.mjs as a process', () => {
+  test('the positive control: a .cs Read is denied with the exact wire JSON, exit 0', () => {
+    const root = tempTree({ 'App.csproj': '', 'Program.cs': '' });
+    const temp = tempFolder('rg-tmp-');
+    const file = path.join(root, 'Program.cs');
+    const r = runBuiltHook(readCall(file, root), hostEnv({ launcher: true, temp }));
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.endsWith('\n')).toBe(true);
+    const output = JSON.parse(r.stdout);
+    expect(Object.keys(output)).toEqual(['hookSpecificOutput']);
+    expect(output.hookSpecificOutput).toMatchObject({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+    });
+    expect(output.hookSpecificOutput.permissionDecisionReason).toMatch(/^roseline-gate: /);
+    expect(output.hookSpecificOutput.permissionDecisionReason).toContain(
+      `"project":${JSON.stringify(path.join(root, 'App.csproj'))}`,
+    );
+    // The marker landed in the redirected temp folder, nowhere else.
+    expect(filesBelow(temp)).toHaveLength(1);
+  });
+
+  test('deny, pass, deny across three processes', () => {
+    const root = tempTree({ 'App.csproj': '', 'Program.cs': '' });
+    const env = hostEnv({ launcher: true, temp: tempFolder('rg-tmp-') });
+    const payload = readCall(path.join(root, 'Program.cs'), root, 'process-session');
+    const outputs = [1, 2, 3].map(() => runBuiltHook(payload, env));
+    expect(outputs.map((r) => [r.exitCode, r.stdout === '' ? 'pass' : 'deny'])).toEqual([
+      [0, 'deny'],
+      [0, 'pass'],
+      [0, 'deny'],
+    ]);
+  });
+
+  test.for([
+    ['no dnx on PATH', { launcher: false }],
+    ['ROSELINE_GATE=off', { launcher: true, extra: { ROSELINE_GATE: 'off' } }],
+  ] as const)('%s: nothing written, exit 0, no marker', ([, options]) => {
+    const root = tempTree({ 'App.csproj': '', 'Program.cs': '' });
+    const temp = tempFolder('rg-tmp-');
+    const r = runBuiltHook(readCall(path.join(root, 'Program.cs'), root), hostEnv({ ...options, temp }));
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, '', '']);
+    expect(filesBelow(temp)).toEqual([]);
+  });
+
+  test('ROSELINE_GATE=on denies without dnx', () => {
+    const root = tempTree({ 'App.csproj': '', 'Program.cs': '' });
+    const r = runBuiltHook(
+      readCall(path.join(root, 'Program.cs'), root),
+      hostEnv({ launcher: false, temp: tempFolder('rg-tmp-'), extra: { ROSELINE_GATE: 'on' } }),
+    );
+    expect(r.stdout).toContain('"permissionDecision":"deny"');
+  });
+
+  const stdins: [string, (file: string, root: string) => string][] = [
+    ['empty', () => ''],
+    ['blank', () => ' \n'],
+    ['null', () => 'null'],
+    ['an array', () => '[]'],
+    ['cut JSON', (file, root) => JSON.stringify(readCall(file, root)).slice(0, 40)],
+    ['NotebookRead', (file, root) => JSON.stringify({ ...readCall(file, root), tool_name: 'NotebookRead' })],
+    [
+      'Grep',
+      (file, root) =>
+        JSON.stringify({ ...readCall(file, root), tool_name: 'Grep', tool_input: { pattern: 'x' } }),
+    ],
+    [
+      'file_path a number',
+      (file, root) => JSON.stringify({ ...readCall(file, root), tool_input: { file_path: 1 } }),
+    ],
+  ];
+  test.for(stdins)('stdin %s: no opinion', ([, build]) => {
+    const root = tempTree({ 'App.csproj': '', 'Program.cs': '' });
+    const temp = tempFolder('rg-tmp-');
+    const r = runBuiltHook(build(path.join(root, 'Program.cs'), root), hostEnv({ launcher: true, temp }));
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, '', '']);
+    expect(filesBelow(temp)).toEqual([]);
+  });
+
+  test('an unwritable temp folder: no opinion', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const root = tempTree({ 'App.csproj': '', 'Program.cs': '' });
+    const blocker = path.join(tempFolder('rg-blocked-'), 'file');
+    writeFileSync(blocker, '');
+    const r = runBuiltHook(
+      readCall(path.join(root, 'Program.cs'), root),
+      hostEnv({ launcher: true, temp: blocker }),
+    );
+    expect([r.exitCode, r.stdout]).toEqual([0, '']);
+  });
+});
