@@ -1,3 +1,6 @@
 #!/usr/bin/env node
-import { x } from "./index.ts";
-console.log(x);
+import { main } from './command-line.ts';
+
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

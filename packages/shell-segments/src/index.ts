@@ -1,1 +1,30 @@
-export const x: number = 1;
+/** Parses a bash command line into segments (one per simple command); never throws on the command. */
+
+/** A cheap lexical pre-check that needs no parser: false means a single simple command. */
+export { hasStructure } from './has-structure.ts';
+/** What unwrapLaunchers returns. */
+export type { Unwrapped } from './launchers.ts';
+/** The command words after launchers (env, sudo, command, exec, nohup, time, nice, stdbuf, timeout, xargs, find -exec). */
+export { headText, unwrapLaunchers } from './launchers.ts';
+/** The outcome of parseNested for a string only known at run time. */
+export type { DynamicNested } from './nested.ts';
+/** Re-parses the string of bash -c / eval / env -S as a command of its own. */
+export { parseNested } from './nested.ts';
+export { parse } from './parse.ts';
+/** One capture and its readers. */
+export type { StatusCapture } from './status-captures.ts';
+/** `$?` captures (rc=$?) and the segments that read them later. */
+export { findStatusCaptures } from './status-captures.ts';
+/** The shapes parse returns. */
+export type {
+  Assign,
+  Context,
+  ContextKind,
+  ListOp,
+  ParseOptions,
+  ParseOutcome,
+  Placement,
+  Redirect,
+  Segment,
+  Word,
+} from './types.ts';

@@ -1,0 +1,716 @@
+import type {
+  ShArithmCmd,
+  ShArithmExp,
+  ShArithmOperation,
+  ShAssign,
+  ShBinaryCmd,
+  ShCallExpr,
+  ShCaseClause,
+  ShCmdSubst,
+  ShCoprocClause,
+  ShDblQuoted,
+  ShDeclClause,
+  ShFile,
+  ShForClause,
+  ShFuncDecl,
+  ShIfClause,
+  ShLetClause,
+  ShLit,
+  ShNode,
+  ShParamExp,
+  ShParenTest,
+  ShPos,
+  ShProcSubst,
+  ShRedirect,
+  ShSglQuoted,
+  ShStmt,
+  ShStmtList,
+  ShTestClause,
+  ShTestOperation,
+  ShTimeClause,
+  ShWhileClause,
+  ShWord,
+} from './mvdan-nodes.ts';
+import { binaryCmdOps, procSubstOps, redirectOps, testOpLengths } from './operators.ts';
+import { decodeAnsiC, isExpandingLiteral, unescapeDoubleQuoted, unescapeUnquoted } from './quote-removal.ts';
+import type { Assign, Context, ContextKind, ListOp, Placement, Redirect, Segment, Word } from './types.ts';
+
+/** The node kinds the segmenter reads; a test checks that the corpus exercises every one. */
+export const handledNodeKinds: readonly string[] = [
+  'File',
+  'Stmt',
+  'CallExpr',
+  'BinaryCmd',
+  'Subshell',
+  'Block',
+  'IfClause',
+  'WhileClause',
+  'ForClause',
+  'WordIter',
+  'CStyleLoop',
+  'CaseClause',
+  'CaseItem',
+  'FuncDecl',
+  'ArithmCmd',
+  'TestClause',
+  'DeclClause',
+  'LetClause',
+  'TimeClause',
+  'CoprocClause',
+  'Word',
+  'Lit',
+  'SglQuoted',
+  'DblQuoted',
+  'ParamExp',
+  'CmdSubst',
+  'ProcSubst',
+  'ArithmExp',
+  'ExtGlob',
+  'BinaryArithm',
+  'UnaryArithm',
+  'ParenArithm',
+  'BinaryTest',
+  'UnaryTest',
+  'ParenTest',
+  'Redirect',
+  'Assign',
+  'ArrayExpr',
+  'ArrayElem',
+];
+
+const namePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Where a word sits: the frames around its statement, and the segment it belongs to (if any). */
+interface Scope {
+  chain: Context[];
+  owner: Draft | null;
+  inHeredoc: boolean;
+}
+
+/** What a walk over word parts accumulates. */
+interface Accumulator {
+  value: string | null;
+  dynamic: boolean;
+  params: string[];
+}
+
+/** A segment before it has its document index. */
+type Draft = Omit<Segment, 'index' | 'text' | 'start' | 'end' | 'params' | 'depth'> & {
+  spans: [number, number][];
+  params: string[];
+};
+
+const noPlacement = (): Placement => ({ pipeline: null, then: null, background: false, negated: false });
+
+/** Turns mvdan's tree into segments: one per simple command, with the structure around it. */
+export class Segmenter {
+  private readonly drafts: Draft[] = [];
+  private readonly owners = new Map<Context, Draft>();
+  private frameCount = 0;
+  private pipelineCount = 0;
+
+  constructor(
+    private readonly source: string,
+    private readonly toIndex: (byteOffset: number) => number,
+    private readonly kindOf: (node: ShNode) => string,
+  ) {}
+
+  /** The segments of a parsed file, in document order. */
+  segmentsOf(file: ShFile): Segment[] {
+    const main = this.frame('main', 0, this.source.length, null);
+    this.list(file.Stmts, [main]);
+    const ordered = this.drafts
+      .map((draft) => ({ draft, start: Math.min(...draft.spans.map(([s]) => s)) }))
+      .sort((a, b) => a.start - b.start);
+    const segments = ordered.map(({ draft, start }, index): Segment => {
+      const end = Math.max(...draft.spans.map(([, e]) => e));
+      const { spans: _spans, ...rest } = draft;
+      return {
+        index,
+        text: this.source.slice(start, end),
+        start,
+        end,
+        pipeline: rest.pipeline,
+        then: rest.then,
+        background: rest.background,
+        negated: rest.negated,
+        argv: rest.argv,
+        assigns: rest.assigns,
+        redirects: rest.redirects,
+        context: rest.context,
+        depth: rest.context.length - 1,
+        params: unique(rest.params),
+        last: rest.last,
+      };
+    });
+    const indexOf = new Map(ordered.map(({ draft }, index) => [draft, index]));
+    for (const [frame, draft] of this.owners) frame.owner = indexOf.get(draft) as number;
+    return segments;
+  }
+
+  private at(pos: ShPos): number {
+    return this.toIndex(pos.Offset());
+  }
+
+  private spanOf(node: ShNode): [number, number] {
+    return [this.at(node.Pos()), this.at(node.End())];
+  }
+
+  private frame(kind: ContextKind, start: number, end: number, placement: Placement | null): Context {
+    const context: Context = { kind, id: this.frameCount, start, end, placement };
+    this.frameCount += 1;
+    return context;
+  }
+
+  private listFrame(kind: ContextKind, stmts: ShStmt[], fallback: ShNode, placement: Placement): Context {
+    const first = stmts[0];
+    const last = stmts[stmts.length - 1];
+    const [start, end] = first && last ? [this.at(first.Pos()), this.at(last.End())] : this.spanOf(fallback);
+    return this.frame(kind, start, end, { ...placement });
+  }
+
+  // ---- statements and lists ----
+
+  private list(stmts: ShStmt[], chain: Context[]): void {
+    stmts.forEach((stmt, i) => {
+      const hasNext = i < stmts.length - 1;
+      const then: ListOp | null = stmt.Background
+        ? '&'
+        : stmt.Semicolon.IsValid()
+          ? ';'
+          : hasNext
+            ? 'newline'
+            : null;
+      const placement: Placement = {
+        pipeline: null,
+        then,
+        background: stmt.Background,
+        negated: stmt.Negated,
+      };
+      this.statement(stmt, chain, placement, !hasNext);
+    });
+  }
+
+  private statement(stmt: ShStmt, chain: Context[], placement: Placement, last: boolean): void {
+    const cmd = stmt.Cmd;
+    const kind = cmd === null ? 'CallExpr' : this.kindOf(cmd);
+    switch (kind) {
+      case 'CallExpr':
+      case 'DeclClause':
+      case 'TestClause':
+      case 'ArithmCmd':
+      case 'LetClause':
+        this.simple(stmt, kind, chain, placement, last);
+        return;
+      case 'BinaryCmd':
+        this.binary(stmt, cmd as ShBinaryCmd, chain, placement, last);
+        return;
+      case 'TimeClause': {
+        // `time` is a keyword: the timed statement stands in its place in the list.
+        const timed = (cmd as ShTimeClause).Stmt;
+        if (timed)
+          this.statement(timed, chain, { ...placement, negated: placement.negated || timed.Negated }, last);
+        break;
+      }
+      default:
+        this.compound(cmd as ShNode, kind, chain, placement);
+    }
+    const scope: Scope = { chain, owner: null, inHeredoc: false };
+    for (const redirect of stmt.Redirs) this.redirect(redirect, scope);
+  }
+
+  private binary(
+    stmt: ShStmt,
+    cmd: ShBinaryCmd,
+    chain: Context[],
+    placement: Placement,
+    last: boolean,
+  ): void {
+    const op = binaryCmdOps[cmd.Op];
+    if (op === '&&' || op === '||') {
+      const { background } = placement;
+      this.statement(cmd.X, chain, { pipeline: null, then: op, background, negated: cmd.X.Negated }, false);
+      this.statement(
+        cmd.Y,
+        chain,
+        { pipeline: null, then: placement.then, background, negated: cmd.Y.Negated },
+        last,
+      );
+      return;
+    }
+    const stages: ShStmt[] = [];
+    const pipes: ('|' | '|&')[] = [];
+    this.flattenPipeline(stmt, stages, pipes);
+    const id = this.pipelineCount;
+    this.pipelineCount += 1;
+    stages.forEach((stage, index) => {
+      const pipeline = { id, index, size: stages.length, op: pipes[index] ?? null };
+      const stagePlacement = { ...placement, pipeline, negated: placement.negated || stage.Negated };
+      this.statement(stage, chain, stagePlacement, last && index === stages.length - 1);
+    });
+  }
+
+  private flattenPipeline(stmt: ShStmt, stages: ShStmt[], pipes: ('|' | '|&')[]): void {
+    const cmd = stmt.Cmd;
+    const op =
+      cmd !== null && this.kindOf(cmd) === 'BinaryCmd' ? binaryCmdOps[(cmd as ShBinaryCmd).Op] : undefined;
+    if ((op === '|' || op === '|&') && stages.length === pipes.length) {
+      const binary = cmd as ShBinaryCmd;
+      this.flattenPipeline(binary.X, stages, pipes);
+      pipes.push(op);
+      this.flattenPipeline(binary.Y, stages, pipes);
+      return;
+    }
+    stages.push(stmt);
+  }
+
+  private compound(cmd: ShNode, kind: string, chain: Context[], placement: Placement): void {
+    const scope: Scope = { chain, owner: null, inHeredoc: false };
+    switch (kind) {
+      case 'Subshell':
+      case 'Block': {
+        const [start, end] = this.spanOf(cmd);
+        const frame = this.frame(kind === 'Subshell' ? 'subshell' : 'group', start, end, { ...placement });
+        this.list((cmd as ShStmtList).Stmts, [...chain, frame]);
+        return;
+      }
+      case 'IfClause':
+        this.ifClause(cmd as ShIfClause, chain, placement);
+        return;
+      case 'WhileClause': {
+        const loop = cmd as ShWhileClause;
+        const [cond, body]: ContextKind[] = loop.Until
+          ? ['until-condition', 'until-body']
+          : ['while-condition', 'while-body'];
+        this.list(loop.Cond, [...chain, this.listFrame(cond as ContextKind, loop.Cond, cmd, placement)]);
+        this.list(loop.Do, [...chain, this.listFrame(body as ContextKind, loop.Do, cmd, placement)]);
+        return;
+      }
+      case 'ForClause': {
+        const loop = cmd as ShForClause;
+        this.loopHeader(loop.Loop, scope);
+        this.list(loop.Do, [...chain, this.listFrame('for-body', loop.Do, cmd, placement)]);
+        return;
+      }
+      case 'CaseClause': {
+        const clause = cmd as ShCaseClause;
+        this.word(clause.Word, scope);
+        for (const item of clause.Items) {
+          for (const pattern of item.Patterns) this.word(pattern, scope);
+          this.list(item.Stmts, [...chain, this.listFrame('case-body', item.Stmts, item, placement)]);
+        }
+        return;
+      }
+      case 'FuncDecl': {
+        const body = (cmd as ShFuncDecl).Body;
+        const [start, end] = this.spanOf(body);
+        const frame = this.frame('function-body', start, end, { ...placement });
+        // f() { ..; } is the usual body: its braces are the function's, not a group of their own.
+        if (body.Cmd !== null && this.kindOf(body.Cmd) === 'Block') {
+          this.list((body.Cmd as ShStmtList).Stmts, [...chain, frame]);
+          for (const redirect of body.Redirs)
+            this.redirect(redirect, { chain, owner: null, inHeredoc: false });
+        } else {
+          this.statement(body, [...chain, frame], noPlacement(), true);
+        }
+        return;
+      }
+      case 'CoprocClause': {
+        // A coprocess runs asynchronously in a subshell: a frame of its own, in the background.
+        const inner = (cmd as ShCoprocClause).Stmt;
+        const [start, end] = this.spanOf(inner);
+        const frame = this.frame('subshell', start, end, { ...placement, background: true });
+        this.statement(inner, [...chain, frame], noPlacement(), true);
+        return;
+      }
+      default:
+        // An unknown kind (a newer parser): its words may still hide substitutions.
+        return;
+    }
+  }
+
+  private ifClause(clause: ShIfClause, chain: Context[], placement: Placement): void {
+    this.list(clause.Cond, [...chain, this.listFrame('if-condition', clause.Cond, clause, placement)]);
+    this.list(clause.Then, [...chain, this.listFrame('if-body', clause.Then, clause, placement)]);
+    const alternative = clause.Else;
+    if (alternative === null) return;
+    if (alternative.Cond.length > 0) {
+      this.ifClause(alternative, chain, placement);
+    } else {
+      this.list(alternative.Then, [
+        ...chain,
+        this.listFrame('else-body', alternative.Then, alternative, placement),
+      ]);
+    }
+  }
+
+  private loopHeader(loop: ShNode, scope: Scope): void {
+    const kind = this.kindOf(loop);
+    if (kind === 'WordIter') {
+      for (const item of (loop as unknown as { Items: ShWord[] }).Items) this.word(item, scope);
+    } else if (kind === 'CStyleLoop') {
+      const { Init, Cond, Post } = loop as unknown as Record<'Init' | 'Cond' | 'Post', ShNode | null>;
+      const arithmetic = this.frame('arithmetic', ...this.spanOf(loop), null);
+      const inner: Scope = { ...scope, chain: [...scope.chain, arithmetic] };
+      const acc = newAccumulator();
+      for (const expr of [Init, Cond, Post]) if (expr) this.arithm(expr, inner, acc);
+    }
+  }
+
+  // ---- simple commands ----
+
+  private simple(stmt: ShStmt, kind: string, chain: Context[], placement: Placement, last: boolean): void {
+    const draft: Draft = {
+      ...placement,
+      argv: [],
+      assigns: [],
+      redirects: [],
+      context: chain,
+      params: [],
+      last,
+      spans: [],
+    };
+    const scope: Scope = { chain, owner: draft, inHeredoc: false };
+    const cmd = stmt.Cmd;
+    if (cmd !== null) {
+      switch (kind) {
+        case 'CallExpr': {
+          const call = cmd as ShCallExpr;
+          for (const assign of call.Assigns) draft.assigns.push(this.assign(assign, scope));
+          for (const arg of call.Args) draft.argv.push(this.word(arg, scope));
+          break;
+        }
+        case 'DeclClause':
+          this.declClause(cmd as ShDeclClause, draft, scope);
+          break;
+        case 'TestClause': {
+          const test = cmd as ShTestClause;
+          draft.argv.push(this.syntheticWord(test.Left, 2));
+          this.testExpr(test.X, draft, scope);
+          draft.argv.push(this.syntheticWord(test.Right, 2));
+          break;
+        }
+        case 'ArithmCmd': {
+          const arithm = cmd as ShArithmCmd;
+          draft.argv.push(this.syntheticWord(arithm.Left, 2));
+          if (arithm.X) draft.argv.push(this.arithmWord(arithm.X, arithm, scope));
+          draft.argv.push(this.syntheticWord(arithm.Right, 2));
+          break;
+        }
+        case 'LetClause': {
+          const clause = cmd as ShLetClause;
+          draft.argv.push(this.syntheticWord(clause.Pos(), 3));
+          for (const expr of clause.Exprs) {
+            draft.argv.push(
+              this.kindOf(expr) === 'Word'
+                ? this.word(expr as ShWord, scope)
+                : this.arithmWord(expr, clause, scope),
+            );
+          }
+          break;
+        }
+      }
+      if (kind !== 'CallExpr') draft.spans.push(this.spanOf(cmd));
+    }
+    for (const redirect of stmt.Redirs) {
+      draft.redirects.push(this.redirect(redirect, scope));
+      draft.spans.push([this.at(redirect.Pos()), this.at(redirect.Word.End())]);
+    }
+    for (const word of draft.argv) {
+      draft.spans.push([word.start, word.end]);
+      draft.params.push(...word.params);
+    }
+    for (const assign of draft.assigns) draft.spans.push([assign.start, assign.end]);
+    if (draft.spans.length === 0) draft.spans.push(this.spanOf(stmt));
+    this.drafts.push(draft);
+  }
+
+  private declClause(clause: ShDeclClause, draft: Draft, scope: Scope): void {
+    draft.argv.push(this.literalWord(clause.Variant));
+    for (const operand of clause.Args) {
+      if (operand.Naked) {
+        if (operand.Value) draft.argv.push(this.word(operand.Value, scope));
+        else if (operand.Name) draft.argv.push(this.literalWord(operand.Name));
+        continue;
+      }
+      // export A=1: one word of the command, whose value is the whole name=value.
+      const assign = this.assign(operand, scope);
+      const prefix = `${assign.name}${assign.append ? '+=' : '='}`;
+      const value = assign.value === null || assign.indexed ? null : prefix + assign.value;
+      const params = this.assignParams.get(assign) ?? [];
+      draft.argv.push({
+        text: assign.text,
+        start: assign.start,
+        end: assign.end,
+        value,
+        dynamic: value === null || this.assignDynamic.has(assign),
+        params,
+      });
+    }
+  }
+
+  private testExpr(node: ShNode, draft: Draft, scope: Scope): void {
+    switch (this.kindOf(node)) {
+      case 'Word':
+        draft.argv.push(this.word(node as ShWord, scope));
+        return;
+      case 'UnaryTest': {
+        const test = node as ShTestOperation;
+        draft.argv.push(this.syntheticWord(test.OpPos, testOpLengths[test.Op] ?? 2));
+        this.testExpr(test.X, draft, scope);
+        return;
+      }
+      case 'BinaryTest': {
+        const test = node as ShTestOperation;
+        this.testExpr(test.X, draft, scope);
+        draft.argv.push(this.syntheticWord(test.OpPos, testOpLengths[test.Op] ?? 2));
+        if (test.Y) this.testExpr(test.Y, draft, scope);
+        return;
+      }
+      case 'ParenTest': {
+        const test = node as ShParenTest;
+        draft.argv.push(this.syntheticWord(test.Lparen, 1));
+        this.testExpr(test.X, draft, scope);
+        draft.argv.push(this.syntheticWord(test.Rparen, 1));
+        return;
+      }
+    }
+  }
+
+  // ---- words ----
+
+  /** A word made of a fixed token of the source: [[ ]] (( )) let, a [[ ]] operator. */
+  private syntheticWord(pos: ShPos, length: number): Word {
+    const start = this.at(pos);
+    const text = this.source.slice(start, start + length);
+    return { text, start, end: start + text.length, value: text, dynamic: false, params: [] };
+  }
+
+  private literalWord(lit: ShLit): Word {
+    const [start, end] = this.spanOf(lit);
+    return { text: this.source.slice(start, end), start, end, value: lit.Value, dynamic: false, params: [] };
+  }
+
+  /** An arithmetic expression as one word: its text, static when it is made of literals only. */
+  private arithmWord(expr: ShNode, holder: ShNode, scope: Scope): Word {
+    const arithmetic = this.frame('arithmetic', ...this.spanOf(holder), null);
+    const acc = newAccumulator();
+    acc.value = '';
+    this.arithm(expr, { ...scope, chain: [...scope.chain, arithmetic] }, acc);
+    const [start, end] = this.spanOf(expr);
+    const text = this.source.slice(start, end);
+    const value = acc.value === null ? null : text;
+    return { text, start, end, value, dynamic: value === null, params: unique(acc.params) };
+  }
+
+  private word(word: ShWord, scope: Scope): Word {
+    const acc = newAccumulator();
+    acc.value = '';
+    this.parts(word.Parts, false, scope, acc);
+    const [start, end] = this.spanOf(word);
+    return {
+      text: this.source.slice(start, end),
+      start,
+      end,
+      value: acc.value,
+      dynamic: acc.dynamic || acc.value === null,
+      params: unique(acc.params),
+    };
+  }
+
+  private parts(parts: ShNode[], quoted: boolean, scope: Scope, acc: Accumulator): void {
+    parts.forEach((part, i) => {
+      switch (this.kindOf(part)) {
+        case 'Lit': {
+          const raw = (part as ShLit).Value;
+          if (quoted) {
+            append(acc, unescapeDoubleQuoted(raw));
+          } else {
+            append(acc, unescapeUnquoted(raw));
+            if (isExpandingLiteral(raw, i === 0)) acc.dynamic = true;
+          }
+          return;
+        }
+        case 'SglQuoted': {
+          const quote = part as ShSglQuoted;
+          append(acc, quote.Dollar ? decodeAnsiC(quote.Value) : quote.Value);
+          return;
+        }
+        case 'DblQuoted':
+          this.parts((part as ShDblQuoted).Parts, true, scope, acc);
+          return;
+        case 'ParamExp':
+          acc.value = null;
+          this.paramExp(part as ShParamExp, scope, acc);
+          return;
+        case 'CmdSubst': {
+          acc.value = null;
+          const subst = part as ShCmdSubst;
+          const kind = subst.Backquotes ? 'backticks' : 'command-substitution';
+          this.list(subst.Stmts, [...scope.chain, this.substitutionFrame(kind, subst, scope)]);
+          return;
+        }
+        case 'ProcSubst': {
+          acc.value = null;
+          const subst = part as ShProcSubst;
+          const frame = this.substitutionFrame('process-substitution', subst, scope);
+          const direction = procSubstOps[subst.Op];
+          if (direction) frame.direction = direction;
+          this.list(subst.Stmts, [...scope.chain, frame]);
+          return;
+        }
+        case 'ArithmExp': {
+          acc.value = null;
+          const expr = (part as ShArithmExp).X;
+          const frame = this.frame('arithmetic', ...this.spanOf(part), null);
+          if (expr) this.arithm(expr, { ...scope, chain: [...scope.chain, frame] }, acc);
+          return;
+        }
+        case 'ExtGlob': {
+          const [start, end] = this.spanOf(part);
+          append(acc, this.source.slice(start, end));
+          acc.dynamic = true;
+          return;
+        }
+        default:
+          acc.value = null;
+      }
+    });
+  }
+
+  private substitutionFrame(kind: ContextKind, node: ShNode, scope: Scope): Context {
+    const frame = this.frame(kind, ...this.spanOf(node), null);
+    if (scope.owner) this.owners.set(frame, scope.owner);
+    if (scope.inHeredoc) frame.inHeredoc = true;
+    return frame;
+  }
+
+  private paramExp(exp: ShParamExp, scope: Scope, acc: Accumulator): void {
+    if (exp.Param) acc.params.push(exp.Param.Value);
+    // The words inside ${..} expand as part of this word: ${x:-$y}, ${a[$i]}, ${s/$from/$to}.
+    const inner = newAccumulator();
+    if (exp.Index) this.arithm(exp.Index, scope, inner);
+    if (exp.Slice?.Offset) this.arithm(exp.Slice.Offset, scope, inner);
+    if (exp.Slice?.Length) this.arithm(exp.Slice.Length, scope, inner);
+    for (const word of [exp.Repl?.Orig, exp.Repl?.With, exp.Exp?.Word]) {
+      if (word) this.parts(word.Parts, false, scope, inner);
+    }
+    acc.params.push(...inner.params);
+  }
+
+  /** An arithmetic expression: bare names are parameter reads; words may hold substitutions. */
+  private arithm(node: ShNode, scope: Scope, acc: Accumulator): void {
+    switch (this.kindOf(node)) {
+      case 'Word': {
+        const word = node as ShWord;
+        const only = word.Parts.length === 1 ? word.Parts[0] : undefined;
+        if (only && this.kindOf(only) === 'Lit' && namePattern.test((only as ShLit).Value)) {
+          acc.params.push((only as ShLit).Value);
+        }
+        this.parts(word.Parts, false, scope, acc);
+        return;
+      }
+      case 'BinaryArithm':
+      case 'UnaryArithm':
+      case 'ParenArithm': {
+        const operation = node as ShArithmOperation;
+        if (operation.X) this.arithm(operation.X, scope, acc);
+        if (operation.Y) this.arithm(operation.Y, scope, acc);
+        return;
+      }
+    }
+  }
+
+  // ---- assignments and redirections ----
+
+  private readonly assignParams = new Map<Assign, string[]>();
+  private readonly assignDynamic = new Set<Assign>();
+
+  private assign(node: ShAssign, scope: Scope): Assign {
+    const [start, end] = this.spanOf(node);
+    const params: string[] = [];
+    let value: string | null = '';
+    let dynamic = false;
+    if (node.Index) {
+      const acc = newAccumulator();
+      this.arithm(node.Index, scope, acc);
+      params.push(...acc.params);
+    }
+    if (node.Array) {
+      value = null;
+      for (const element of node.Array.Elems) {
+        const acc = newAccumulator();
+        if (element.Index) this.arithm(element.Index, scope, acc);
+        if (element.Value) this.parts(element.Value.Parts, false, scope, acc);
+        params.push(...acc.params);
+      }
+    } else if (node.Value) {
+      const word = this.word(node.Value, scope);
+      value = word.value;
+      dynamic = word.dynamic;
+      params.push(...word.params);
+    }
+    const assign: Assign = {
+      name: node.Name?.Value ?? '',
+      text: this.source.slice(start, end),
+      value,
+      indexed: node.Index !== null,
+      append: node.Append,
+      start,
+      end,
+    };
+    this.assignParams.set(assign, unique(params));
+    if (dynamic) this.assignDynamic.add(assign);
+    if (scope.owner) scope.owner.params.push(...params);
+    return assign;
+  }
+
+  private redirect(node: ShRedirect, scope: Scope): Redirect {
+    const op = redirectOps[node.Op] ?? '?';
+    const target = this.word(node.Word, scope);
+    if (scope.owner) scope.owner.params.push(...target.params);
+    const redirect: Redirect = { op, fd: node.N ? node.N.Value : null, target, heredoc: null };
+    if (op === '<<' || op === '<<-') redirect.heredoc = this.heredoc(node, scope);
+    return redirect;
+  }
+
+  private heredoc(node: ShRedirect, scope: Scope): NonNullable<Redirect['heredoc']> {
+    const quoted = node.Word.Parts.some((part) => {
+      const kind = this.kindOf(part);
+      return (
+        kind === 'SglQuoted' ||
+        kind === 'DblQuoted' ||
+        (kind === 'Lit' && (part as ShLit).Value.includes('\\'))
+      );
+    });
+    const body = node.Hdoc;
+    if (body === null) {
+      const at = this.at(node.Word.End());
+      return { body: '', quoted, start: at, end: at };
+    }
+    const [start, rawEnd] = this.spanOf(body);
+    // mvdan's body node runs to the end of the terminator line; the body itself stops before it.
+    const raw = this.source.slice(start, rawEnd);
+    const lastNewline = raw.lastIndexOf('\n');
+    const end = lastNewline >= 0 ? start + lastNewline + 1 : rawEnd;
+    if (!quoted) {
+      // Heredoc bodies are data; only their expansions run (and belong to the command with the heredoc).
+      const acc = newAccumulator();
+      this.parts(body.Parts, true, { ...scope, inHeredoc: true }, acc);
+      if (scope.owner) scope.owner.params.push(...acc.params);
+    }
+    return { body: this.source.slice(start, end), quoted, start, end };
+  }
+}
+
+function newAccumulator(): Accumulator {
+  return { value: null, dynamic: false, params: [] };
+}
+
+function append(acc: Accumulator, text: string): void {
+  if (acc.value !== null) acc.value += text;
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items)];
+}

@@ -1,0 +1,98 @@
+/** A list operator: what separates two statements of one list. */
+export type ListOp = '&&' | '||' | ';' | '&' | 'newline';
+
+/** A word of a simple command. */
+export interface Word {
+  text: string; // the source slice, quotes included: "g\it"
+  start: number; // UTF-16 offset into the parsed string (not mvdan's byte offset)
+  end: number;
+  value: string | null; // literal value after quote removal; null when it has an expansion ($x, $(..), `..`, $((..)))
+  dynamic: boolean; // true when value is null, or an unquoted glob / brace / tilde makes it vary
+  params: string[]; // parameter names expanded directly in this word: '?', 'PIPESTATUS', 'rc'
+}
+
+/** A variable assignment: GIT_GATE=off before a command, or an operand of export/local/declare. */
+export interface Assign {
+  name: string; // GIT_GATE
+  text: string; // GIT_GATE=off
+  value: string | null; // 'off'; null when dynamic or an array (a=(1 2))
+  indexed: boolean; // a[0]=x
+  append: boolean; // a+=x
+  start: number;
+  end: number;
+}
+
+/** A redirection: 2>&1, > out.log, <<EOF. */
+export interface Redirect {
+  op: string; // '>' '>>' '<' '<<' '<<-' '<<<' '>&' '<&' '&>' '&>>' '>|' '<>'
+  fd: string | null; // 2 in 2>&1
+  target: Word; // for heredocs, the delimiter word
+  heredoc: { body: string; quoted: boolean; start: number; end: number } | null;
+}
+
+/** Where a statement (a simple command, or a compound one) stands in its list and pipeline. */
+export interface Placement {
+  // make check | tail -5: index 0 of 2, op = the pipe after this stage (null on the last stage)
+  pipeline: { id: number; index: number; size: number; op: '|' | '|&' | null } | null;
+  then: ListOp | null; // a && b: a.then = '&&'; the terminator as written; null when nothing follows it in its list
+  background: boolean; // stmt &
+  negated: boolean; // ! stmt
+}
+
+/** The kind of a context frame. */
+export type ContextKind =
+  | 'main'
+  | 'subshell'
+  | 'group'
+  | 'if-condition'
+  | 'if-body'
+  | 'else-body'
+  | 'while-condition'
+  | 'while-body'
+  | 'until-condition'
+  | 'until-body'
+  | 'for-body'
+  | 'case-body'
+  | 'function-body'
+  | 'command-substitution'
+  | 'backticks'
+  | 'process-substitution'
+  | 'arithmetic'
+  | 'nested'; // the re-parsed string of bash -c / eval (only from parseNested)
+
+/** One frame of a segment's context chain. */
+export interface Context {
+  kind: ContextKind;
+  id: number; // unique per frame in one outcome; segments sharing a frame share the id
+  start: number;
+  end: number;
+  placement: Placement | null; // compound frames: the compound statement's own placement
+  direction?: '<' | '>'; // process substitution
+  owner?: number; // substitutions: index of the segment whose words/redirects hold it (when there is one)
+  inHeredoc?: boolean; // substitution found inside an unquoted heredoc body
+}
+
+/** One simple command with the structure around it. */
+export interface Segment extends Placement {
+  index: number; // document order, 0-based
+  text: string; // text === input.slice(start, end)
+  start: number;
+  end: number;
+  argv: Word[]; // git push origin main
+  assigns: Assign[]; // GIT_GATE=off git push
+  redirects: Redirect[];
+  context: Context[]; // outermost first: [main, subshell, command-substitution, ...]
+  depth: number; // context.length - 1 (0 = main list)
+  params: string[]; // every parameter read directly by this segment, not inside nested substitutions
+  last: boolean; // last command of its innermost list (frame)
+}
+
+/** What parse returns: the segments, or why there are none. */
+export type ParseOutcome =
+  | { ok: true; segments: Segment[]; source: string }
+  | { ok: false; reason: 'syntax' | 'too-long' | 'not-text'; message: string };
+
+/** Limits for parse. */
+export interface ParseOptions {
+  maxLength?: number; // default 65536 chars
+}
