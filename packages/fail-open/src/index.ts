@@ -1,5 +1,3 @@
-/** Runs one hook call: bounded stdin, parse, evaluate, encoded output; every failure is no opinion. */
-
 /** findUp's options and outcome. */
 export type { FindUpOptions, FindUpOutcome } from './find-up.ts';
 /** A bounded walk up the folders for a marker. */
@@ -10,6 +8,7 @@ export type { BashToolInput, HookInput, ReadToolInput } from './input.ts';
 export { bashInput, readInput } from './input.ts';
 /** The full path of an executable on PATH (PATHEXT on win32), with no subprocess. */
 export { onPath } from './on-path.ts';
+/** Runs one hook call: bounded stdin, parse, evaluate, encoded output; every failure is no opinion. */
 export { runHook } from './run-hook.ts';
 /** The hook's output, fail-open causes, the runtime handed to evaluate, and runHook's options. */
 export type { Evaluate, FailCause, HookOutput, HookRuntime, RunHookOptions } from './runtime-types.ts';

@@ -1,5 +1,3 @@
-/** Parses a bash command line into segments (one per simple command); never throws on the command. */
-
 /** A cheap lexical pre-check that needs no parser: false means a single simple command. */
 export { hasStructure } from './has-structure.ts';
 /** What unwrapLaunchers returns. */
@@ -10,6 +8,7 @@ export { headText, unwrapLaunchers } from './launchers.ts';
 export type { DynamicNested } from './nested.ts';
 /** Re-parses the string of bash -c / eval / env -S as a command of its own. */
 export { parseNested } from './nested.ts';
+/** Parses a bash command line into segments (one per simple command); never throws on the command. */
 export { parse } from './parse.ts';
 /** One capture and its readers. */
 export type { StatusCapture } from './status-captures.ts';
