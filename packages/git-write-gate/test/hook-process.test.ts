@@ -1,0 +1,136 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { makeFixtures } from './fixtures.ts';
+
+const builtHook = fileURLToPath(new URL('../dist/hook.mjs', import.meta.url));
+let fixtures: ReturnType<typeof makeFixtures>;
+beforeAll(() => {
+  if (!existsSync(builtHook))
+    throw new Error(`build first: ${builtHook} is missing (pnpm --filter @kit/git-write-gate build)`);
+  fixtures = makeFixtures();
+});
+afterAll(() => fixtures.cleanup());
+
+/** Runs the built bundle as the host does: `node dist/hook.mjs`, the payload on stdin. */
+function runBuiltHook(
+  payload: unknown,
+  env: Record<string, string> = {},
+): { exitCode: number | null; stdout: string; stderr: string } {
+  const cleanEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => name !== 'GIT_GATE' && name !== 'TAGOUT_HOOKS_STRICT'),
+  );
+  const result = spawnSync(process.execPath, [builtHook], {
+    input: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    env: { ...cleanEnv, ...env },
+    encoding: 'utf8',
+  });
+  return { exitCode: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const call = (
+  command: string,
+  cwd: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> => ({
+  session_id: 's',
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Bash',
+  tool_input: { command },
+  cwd,
+  ...extra,
+});
+
+describe('the hook as a process', () => {
+  test('a write in a managed repository: the deny JSON on stdout, exit 0', () => {
+    const result = runBuiltHook(call('git push origin main', fixtures.managed));
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('');
+    const output = JSON.parse(result.stdout);
+    expect(output.hookSpecificOutput).toMatchObject({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+    });
+    expect(output.hookSpecificOutput.permissionDecisionReason).toMatch(
+      /^git-write-gate: `git push origin main` is a git write \(push\)/,
+    );
+  });
+  test.for([
+    ['a read', 'git status'],
+    ['not git-looking', 'ls -la'],
+  ])('%s in a managed repository: nothing, exit 0', ([, command]) => {
+    expect(runBuiltHook(call(command ?? '', fixtures.managed))).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: '',
+    });
+  });
+  test('a write in a plain repository: nothing, exit 0', () => {
+    expect(runBuiltHook(call('git push', fixtures.plain))).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+  });
+  test('GIT_GATE=off in the environment: nothing', () => {
+    expect(runBuiltHook(call('git push', fixtures.managed), { GIT_GATE: 'off' })).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: '',
+    });
+  });
+});
+
+describe('strict mode as a process: refusals are exit 2 with the reason on stderr', () => {
+  const strict = { TAGOUT_HOOKS_STRICT: '1' };
+  test.for([
+    ['unparseable, managed', () => call('git commit -m "open', fixtures.managed)],
+    ['over-long, managed', () => call(`git log ${'x'.repeat(70_000)}`, fixtures.managed)],
+    ['nested refusal, managed', () => call(`bash -c "$git_cmd"`, fixtures.managed)],
+    ['missing cwd', () => ({ ...call('git push', fixtures.managed), cwd: undefined })],
+    ['cwd not a directory', () => call('git status', `${fixtures.managed}/README.md`)],
+    ['not JSON, git-looking', () => '{"tool_input":{"command":"git push"'],
+    ['not an object, git-looking', () => '["git push"]'],
+  ] as [string, () => unknown][])('%s: refused', ([, payload]) => {
+    const result = runBuiltHook(payload(), strict);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^git-write-gate: cannot judge .*\(strict mode\)/);
+  });
+  test.for([
+    ['unparseable, plain', () => call('git commit -m "open', fixtures.plain)],
+    ['over-long, unmanaged', () => call(`git log ${'x'.repeat(70_000)}`, fixtures.outside)],
+    ['nested refusal, plain', () => call(`bash -c "$git_cmd"`, fixtures.plain)],
+    ['not JSON, not git-looking', () => '{"tool_input":{"command":"ls"'],
+    ['empty stdin', () => ''],
+  ] as [string, () => unknown][])('%s: its twin passes', ([, payload]) => {
+    expect(runBuiltHook(payload(), strict)).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+  });
+  test('GIT_GATE=off beats strict mode, even on an unreadable payload', () => {
+    expect(runBuiltHook('{"command":"git push"', { ...strict, GIT_GATE: 'off' })).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: '',
+    });
+  });
+  test('a judged write is still a deny, exit 0', () => {
+    const result = runBuiltHook(call('git push', fixtures.managed), strict);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('"permissionDecision":"deny"');
+  });
+});
+
+describe('default mode as a process: every unreadable payload is no opinion', () => {
+  test.for([
+    '',
+    ' ',
+    'null',
+    '[]',
+    '{',
+    '"git push"',
+    '{"tool_name":"Bash"}',
+    '{"tool_name":"Bash","tool_input":{"command":"git push"}}',
+  ])('stdin %j', (stdin) => {
+    expect(runBuiltHook(stdin)).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+  });
+  test('control: the same process denies a readable write', () => {
+    expect(runBuiltHook(call('git push', fixtures.managed)).stdout).toContain('"permissionDecision":"deny"');
+  });
+});

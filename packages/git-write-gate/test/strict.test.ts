@@ -1,0 +1,178 @@
+import type { HookInput } from '@kit/fail-open';
+import { describe, expect, test } from 'vitest';
+import { evaluate, judgeFailedPayload } from '../src/evaluate.ts';
+import { bashCall, fakeContext } from './fake-context.ts';
+
+const strict = { TAGOUT_HOOKS_STRICT: '1' };
+const overLong = `git status ${'x'.repeat(70 * 1024)}`;
+
+/** A path strict mode refuses, and its twin that passes (unmanaged, or not git-looking). */
+interface StrictPath {
+  name: string;
+  refused: { input: HookInput; raw?: string };
+  twin: { input: HookInput; raw?: string };
+}
+
+const notBash: HookInput = {
+  session_id: 's',
+  hook_event_name: 'PreToolUse',
+  tool_name: 'BashOutput',
+  tool_input: { bash_id: 'git-1' },
+  cwd: '/repos/managed',
+};
+
+const strictPaths: StrictPath[] = [
+  {
+    name: 'a payload with no command string, raw text git-looking',
+    refused: {
+      input: { ...bashCall('x'), tool_input: { cmd: 'git push' } },
+      raw: '{"tool_input":{"cmd":"git push"}}',
+    },
+    twin: { input: { ...bashCall('x'), tool_input: { cmd: 'ls' } }, raw: '{"tool_input":{"cmd":"ls"}}' },
+  },
+  {
+    name: 'another tool than exactly Bash, raw text git-looking',
+    refused: { input: notBash, raw: JSON.stringify(notBash) },
+    twin: {
+      input: { ...notBash, tool_input: { bash_id: 'b1' } },
+      raw: JSON.stringify({ ...notBash, tool_input: { bash_id: 'b1' } }),
+    },
+  },
+  {
+    name: 'a missing cwd',
+    refused: { input: { ...bashCall('git push'), cwd: undefined } },
+    twin: { input: { ...bashCall('ls'), cwd: undefined } },
+  },
+  {
+    name: 'a cwd that is not a directory',
+    refused: { input: bashCall('git status', '/repos/managed/notes.txt') },
+    twin: { input: bashCall('ls', '/repos/managed/notes.txt') },
+  },
+  {
+    name: 'a cwd that does not exist',
+    refused: { input: bashCall('git status', '/repos/gone') },
+    twin: { input: bashCall('make', '/repos/gone') },
+  },
+  {
+    name: 'an unparseable command',
+    refused: { input: bashCall('git commit -m "unclosed') },
+    twin: { input: bashCall('git commit -m "unclosed', '/repos/plain') },
+  },
+  {
+    name: 'an unparseable command outside any repository',
+    refused: { input: bashCall('git log )(') },
+    twin: { input: bashCall('git log )(', '/outside/work') },
+  },
+  {
+    name: 'an over-long command',
+    refused: { input: bashCall(overLong) },
+    twin: { input: bashCall(overLong, '/repos/plain') },
+  },
+  {
+    name: 'a nested string that cannot be parsed',
+    refused: { input: bashCall(`bash -c 'git commit -m "unclosed'`) },
+    twin: { input: bashCall(`bash -c 'git commit -m "unclosed'`, '/repos/plain') },
+  },
+  {
+    name: 'a nested string that is an expansion',
+    refused: { input: bashCall('eval "$git_command"') },
+    twin: { input: bashCall('eval "$git_command"', '/outside/work') },
+  },
+  {
+    name: 'a shell -c string that is an expansion',
+    refused: { input: bashCall('bash -lc "$git_command"') },
+    twin: { input: bashCall('bash -lc "$git_command"', '/repos/plain') },
+  },
+  {
+    name: 'arguments xargs or find -exec supply at run time',
+    refused: { input: bashCall('git ls-files | xargs git checkout --') },
+    twin: { input: bashCall('git ls-files | xargs git checkout --', '/repos/plain') },
+  },
+  {
+    name: 'a command name that is an expansion',
+    refused: { input: bashCall('$git push') },
+    twin: { input: bashCall('$git push', '/repos/plain') },
+  },
+  {
+    name: 'a git subcommand that is an expansion',
+    refused: { input: bashCall('git "$action" origin main') },
+    twin: { input: bashCall('git "$action" origin main', '/repos/plain') },
+  },
+  {
+    name: 'an expansion that could be --hard',
+    refused: { input: bashCall('git reset $MODE') },
+    twin: { input: bashCall('git reset $MODE', '/outside/work') },
+  },
+  {
+    name: 'a cd into a managed repository, then a nested string that cannot be parsed',
+    refused: { input: bashCall(`cd /repos/managed && sh -c 'git push "'`, '/outside/work') },
+    twin: { input: bashCall(`cd /repos/plain && sh -c 'git push "'`, '/outside/work') },
+  },
+];
+
+const judge = ({ input, raw }: { input: HookInput; raw?: string }, env: Record<string, string>) =>
+  evaluate(input, fakeContext(env, undefined, raw));
+
+describe.for(strictPaths)('$name', ({ refused, twin }) => {
+  test('strict: refused', () => {
+    const verdict = judge(refused, strict);
+    expect(verdict.kind).toBe('refuse');
+    expect(verdict).toMatchObject({
+      reason: expect.stringMatching(/^git-write-gate: cannot judge .*\(strict mode\)/),
+    });
+  });
+  test('strict: its twin passes', () => expect(['none', 'cannotJudge']).toContain(judge(twin, strict).kind));
+  test('default: no opinion', () => expect(['none', 'cannotJudge']).toContain(judge(refused, {}).kind));
+});
+
+describe('runHook fail-open paths (not JSON, not an object, stdin unreadable) in strict mode', () => {
+  test.for(['invalid-json', 'not-an-object', 'stdin-too-large', 'stdin-timeout', 'threw'])(
+    '%s: git-looking raw text is refused',
+    (cause) => {
+      expect(judgeFailedPayload('{"tool_input":{"command":"git push"', strict, cause)?.kind).toBe('refuse');
+    },
+  );
+  test('a backslash (a JSON escape) is git-looking', () => {
+    expect(judgeFailedPayload('{"command":"echo \\"hi\\""', strict, 'invalid-json')?.kind).toBe('refuse');
+  });
+  test('raw text that is not git-looking: no opinion', () => {
+    expect(judgeFailedPayload('{"tool_input":{"command":"ls"', strict, 'invalid-json')).toBeUndefined();
+  });
+  test('default mode: no opinion even for git-looking raw text', () => {
+    expect(judgeFailedPayload('{"tool_input":{"command":"git push"', {}, 'invalid-json')).toBeUndefined();
+  });
+});
+
+describe('a nested refusal makes the whole line cannot-judge, but a judged write still denies', () => {
+  test('a judged write beside an unjudgeable nested string denies', () => {
+    expect(evaluate(bashCall('git push; eval "$X"'), fakeContext(strict)).kind).toBe('deny');
+  });
+  test('a nested write is a deny, not a refusal', () => {
+    expect(evaluate(bashCall(`bash -c 'git push'`), fakeContext(strict)).kind).toBe('deny');
+  });
+  test('a readable nested read passes in strict mode', () => {
+    expect(evaluate(bashCall(`bash -c 'git status'`), fakeContext(strict)).kind).toBe('none');
+  });
+});
+
+describe('default mode: every fail-open path is silent, beside a control that still denies', () => {
+  const failOpen: [string, HookInput][] = [
+    ['no command', { ...bashCall('x'), tool_input: {} }],
+    ['a numeric command', { ...bashCall('x'), tool_input: { command: 42 } }],
+    ['tool Bash in another case', { ...bashCall('git push'), tool_name: 'bash' }],
+    ['no tool_input', { ...bashCall('x'), tool_input: undefined }],
+    ['missing cwd', { ...bashCall('git push'), cwd: undefined }],
+    ['relative cwd', bashCall('git push', 'repos/managed')],
+    ['cwd is a file', bashCall('git push', '/repos/managed/notes.txt')],
+    ['unparseable', bashCall('git push "')],
+    ['over-long', bashCall(`git push ${'x'.repeat(70 * 1024)}`)],
+    ['nested unparseable', bashCall(`bash -c 'git push "'`)],
+    ['nested expansion', bashCall('eval "$X git"')],
+    ['dynamic command name', bashCall('"$git" push')],
+  ];
+  test.for(failOpen)('%s: no opinion', ([, input]) =>
+    expect(['none', 'cannotJudge']).toContain(evaluate(input, fakeContext()).kind),
+  );
+  test('control: the same payload shape with a readable git push denies', () =>
+    expect(evaluate(bashCall('git push'), fakeContext()).kind).toBe('deny'));
+});

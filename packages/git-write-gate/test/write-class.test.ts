@@ -1,0 +1,138 @@
+import { describe, expect, test } from 'vitest';
+import type { HeadWord } from '../src/git-global-options.ts';
+import { isGitLooking } from '../src/git-looking.ts';
+import { isWholeTreePathspec } from '../src/pathspec.ts';
+import { scanArgs } from '../src/subcommand-options.ts';
+import { judgeHead } from '../src/write-class.ts';
+
+const head = (line: string): HeadWord[] => line.split(' ').map((word) => (word === '$x' ? null : word));
+const kindOf = (line: string, assigns: string[] = []): string => {
+  const judged = judgeHead(head(line), assigns);
+  return judged.kind === 'write' ? judged.write : judged.kind;
+};
+
+describe('judgeHead over head words', () => {
+  test.for([
+    ['git commit -m x', 'commit'],
+    ['git commit --dry-run', 'pass'],
+    ['git push -n', 'pass'],
+    ['git push', 'push'],
+    ['git merge --abort', 'pass'],
+    ['git merge topic', 'merge'],
+    ['git reset --hard', 'reset-hard'],
+    ['git reset --soft', 'pass'],
+    ['git clean -fd', 'clean-force'],
+    ['git clean -fdn', 'pass'],
+    ['git checkout .', 'discard'],
+    ['git checkout main', 'pass'],
+    ['git switch --discard-changes main', 'discard'],
+    ['git restore .', 'discard'],
+    ['git restore --staged .', 'pass'],
+    ['gh pr merge 1', 'pr-merge'],
+    ['gh pr merge --disable-auto 1', 'pass'],
+    ['gh pr -R o/r merge 1', 'pr-merge'],
+    ['gh issue close 1', 'pass'],
+    ['git init', 'git-init'],
+    ['git -C x init', 'git-init'],
+    ['GIT.EXE push', 'pass'],
+    ['git.exe push', 'push'],
+    ['C:\\Git\\bin\\git.exe push', 'push'],
+    ['/usr/local/bin/gh pr merge', 'pr-merge'],
+    ['git $x', 'unknown'],
+    ['git reset $x', 'unknown'],
+    ['git clean $x', 'unknown'],
+    ['git checkout $x', 'unknown'],
+    ['git restore $x', 'unknown'],
+    ['git restore --staged $x', 'pass'],
+    ['git commit $x', 'commit'],
+    ['git -c alias.st=push st', 'unknown'],
+    ['git -c $x commit', 'unknown'],
+    ['gh pr $x 1', 'unknown'],
+    ['make push', 'pass'],
+    ['legit push', 'pass'],
+  ])('%s: %s', ([line, kind]) => expect(kindOf(line ?? '')).toBe(kind));
+
+  test('retargeting marks a gh pr merge', () => {
+    expect(judgeHead(head('gh pr merge 1'))).toMatchObject({ retargeted: false });
+    expect(judgeHead(head('gh pr merge 1'), ['GH_REPO'])).toMatchObject({ retargeted: true });
+    expect(judgeHead(head('gh pr merge --repo=o/r 1'))).toMatchObject({ retargeted: true });
+    expect(judgeHead(head('gh pr merge https://github.com/o/r/pull/1'))).toMatchObject({ retargeted: true });
+  });
+  test('git -C directories come back in order', () => {
+    expect(judgeHead(head('git -C /a -C b push'))).toMatchObject({ kind: 'write', directories: ['/a', 'b'] });
+  });
+});
+
+describe('short-option clusters split, values stay whole, -- starts the pathspecs', () => {
+  const commit = { valueShort: 'm', valueLong: ['--message'] };
+  test.for([
+    ['-fd', ['-f', '-d']],
+    ['-am msg', ['-a', '-m=msg']],
+    ['-amsg', ['-a', '-m=sg']],
+    ['--message msg', ['--message=msg']],
+    ['--message=a=b', ['--message=a=b']],
+    ['-- -f .', ['-f', '.']],
+    ['- x', ['-', 'x']],
+    ['$x', ['?']],
+  ])('%s', ([line, tokens]) => {
+    const read = scanArgs(head(line as string), commit).map((token) =>
+      token.kind === 'option'
+        ? token.value === undefined
+          ? token.name
+          : `${token.name}=${token.value}`
+        : token.kind === 'operand'
+          ? token.value
+          : '?',
+    );
+    expect(read).toEqual(tokens);
+  });
+});
+
+describe('whole-tree pathspecs', () => {
+  test.for([
+    '.',
+    './',
+    '..',
+    '../..',
+    ':/',
+    ':(top)',
+    ':(top).',
+    ':/.',
+    '*',
+    '**',
+    '',
+    ':!build',
+    ':^build',
+    ':(exclude)build',
+    './.',
+  ])('%j covers the whole tree', (pathspec) => {
+    expect(isWholeTreePathspec(pathspec)).toBe(true);
+  });
+  test.for(['src', './src', ':/src', ':(top)src', 'src/*', '*.ts', 'README.md', '.github'])(
+    '%j names paths',
+    (pathspec) => {
+      expect(isWholeTreePathspec(pathspec)).toBe(false);
+    },
+  );
+});
+
+describe('the cheap reject', () => {
+  test.for([
+    'git status',
+    'echo legit',
+    'gh pr merge 1',
+    'gh x && merge',
+    'g\\it push',
+    'g""it push',
+    "'g'h pr merge",
+    'cat a\\b',
+  ])('%j is git-looking', (text) => {
+    expect(isGitLooking(text)).toBe(true);
+  });
+  test.for(['ls -la', 'make test', 'merge gh', 'npm run build', 'GIT push', 'gh pr view'])(
+    '%j is not',
+    (text) => {
+      expect(isGitLooking(text)).toBe(false);
+    },
+  );
+});

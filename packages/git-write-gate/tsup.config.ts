@@ -1,0 +1,10 @@
+import type { Options } from 'tsup';
+import { bin, hookBundle, library } from '../../tsup.base.ts';
+
+// Annotated rather than `defineConfig(...)`: isolatedDeclarations cannot infer a default export's type.
+const config: Options[] = [
+  library(['src/index.ts']),
+  bin(['src/cli.ts']),
+  hookBundle({ hook: 'src/hook.ts' }),
+];
+export default config;
