@@ -1,7 +1,10 @@
 import type { FailCause } from './runtime-types.ts';
 
-/** The stdin text, or why it could not be had. */
-export type StdinOutcome = { ok: true; text: string } | { ok: false; cause: FailCause };
+/**
+ * The stdin text, or why it could not be had with the part that was read (a strict guard still
+ * judges that raw text: an unreadable payload that looks like a git write is refused).
+ */
+export type StdinOutcome = { ok: true; text: string } | { ok: false; cause: FailCause; text: string };
 
 /**
  * Reads a stream to its end, giving up past `maxBytes` or at `deadline` (a Date.now() value).
@@ -34,18 +37,20 @@ export function readBoundedText(
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       size += buffer.length;
       if (size > maxBytes) {
-        finish({ ok: false, cause: 'stdin-too-large' }, true);
+        chunks.push(buffer.subarray(0, buffer.length - (size - maxBytes)));
+        finish({ ok: false, cause: 'stdin-too-large', text: partial() }, true);
         return;
       }
       chunks.push(buffer);
     };
+    const partial = (): string => decode(Buffer.concat(chunks));
     const onEnd = (): void => finish({ ok: true, text: decode(Buffer.concat(chunks)) }, false);
-    const onError = (): void => finish({ ok: false, cause: 'stdin-error' }, true);
-    const onClose = (): void => finish({ ok: false, cause: 'stdin-error' }, false);
+    const onError = (): void => finish({ ok: false, cause: 'stdin-error', text: partial() }, true);
+    const onClose = (): void => finish({ ok: false, cause: 'stdin-error', text: partial() }, false);
 
     // Unref'd: while the stream is open it keeps the process alive by itself.
     const timer = setTimeout(
-      () => finish({ ok: false, cause: 'stdin-timeout' }, true),
+      () => finish({ ok: false, cause: 'stdin-timeout', text: partial() }, true),
       Math.max(0, deadline - Date.now()),
     );
     timer.unref();

@@ -86,8 +86,8 @@ async function decide<V>(
     options.maxStdinBytes ?? defaultMaxStdinBytes,
     runtime.deadline,
   );
-  if (!stdin.ok) return { cause: stdin.cause };
   runtime.raw = stdin.text;
+  if (!stdin.ok) return { cause: stdin.cause };
 
   let parsed: unknown;
   try {

@@ -24,7 +24,7 @@ export type FailCause =
 /** What the runtime hands `evaluate` beside the payload. */
 export interface HookRuntime {
   env: Record<string, string | undefined>;
-  raw: string; // the stdin text as read ('' when reading failed)
+  raw: string; // the stdin text as read (when reading failed: the part read before the cap, the budget or the error)
   guard: string;
   deadline: number; // Date.now() value past which the answer is no opinion
 }

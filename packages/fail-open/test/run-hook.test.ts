@@ -91,6 +91,25 @@ describe('runHook in process (injected streams)', () => {
     expect(seen).toEqual([['not-an-object', '[]', 'g']]);
     expect(output).toMatchObject({ verdict: 'none', cause: 'not-an-object' });
   });
+  test('past the size cap, onFailOpen still gets the part read (a strict guard judges the raw text)', async () => {
+    const seen: [string, string][] = [];
+    const io = streams(`{"tool_name":"Bash","tool_input":{"command":"git push ${'x'.repeat(200)}"}}`);
+    const output = await runHook<V>(() => ({ kind: 'deny', reason: 'g: no' }), {
+      guard: 'g',
+      encode,
+      ...io,
+      env: {},
+      maxStdinBytes: 100,
+      onFailOpen: (cause, runtime) => {
+        seen.push([cause, runtime.raw]);
+        return undefined;
+      },
+    });
+    expect(output).toMatchObject({ verdict: 'none', cause: 'stdin-too-large' });
+    expect(seen[0]?.[0]).toBe('stdin-too-large');
+    expect(seen[0]?.[1]).toContain('git push');
+    expect(seen[0]?.[1].length).toBeLessThanOrEqual(100);
+  });
 });
 
 describe('tool input accessors', () => {
