@@ -5,7 +5,6 @@ import {
   unwrapLaunchers,
   type Word,
 } from '@kit/shell-segments';
-import { runsDynamicShellString } from './dynamic-shell-string.ts';
 import {
   applyGitDirectories,
   type DirectoryMove,
@@ -176,11 +175,7 @@ function walkNested(
     unknown('nested', `reading the string it runs threw (${describe(error)})`, directory);
     return;
   }
-  if (nested === null) {
-    if (runsDynamicShellString(unwrapLaunchers(segment.argv).head))
-      unknown('nested', 'the string it runs is only known at run time', directory);
-    return;
-  }
+  if (nested === null) return;
   if (!nested.ok) {
     unknown('nested', `the string it runs cannot be read (${nested.reason}: ${nested.message})`, directory);
     return;

@@ -92,7 +92,9 @@ function findCommandString(segment: Segment): { words: Word[]; suffix: string } 
   for (let i = 0; i < words.length; i += 1) {
     const word = words[i] as Word;
     const value = word.value;
-    if (value === null) return sawC ? { words: [word], suffix: '' } : null;
+    // An expansion where an option could stand (bash $flags -c 'git push'): the string may be
+    // anything once the expansion is known, so a -c anywhere after it makes the call dynamic.
+    if (value === null) return sawC || hasLaterC(words, i) ? { words: [word], suffix: '' } : null;
     if (value === '--' || value === '-') {
       const string = words[i + 1];
       return sawC && string ? { words: [string], suffix: '' } : null;
@@ -110,4 +112,10 @@ function findCommandString(segment: Segment): { words: Word[]; suffix: string } 
     return sawC ? { words: [words[i] as Word], suffix: '' } : null;
   }
   return null;
+}
+
+function hasLaterC(words: Word[], from: number): boolean {
+  return words
+    .slice(from + 1)
+    .some((word) => word.value !== null && /^-[A-Za-z]*c[A-Za-z]*$/.test(word.value));
 }

@@ -57,19 +57,27 @@ describe('the string becomes commands of their own', () => {
 });
 
 describe('no string, or one only known at run time', () => {
-  test.for(['bash script.sh', 'bash', 'git push', 'eval', 'sh -o pipefail script.sh', 'bash -c'])(
-    '%s -> null',
-    (command) => {
-      expect(nestedOf(command)).toBeNull();
-    },
-  );
+  test.for([
+    'bash script.sh',
+    'bash',
+    'git push',
+    'eval',
+    'sh -o pipefail script.sh',
+    'bash -c',
+    'bash $flags script.sh',
+  ])('%s -> null', (command) => {
+    expect(nestedOf(command)).toBeNull();
+  });
 
-  test.for(['bash -c "$CMD"', 'eval "$(ssh-agent -s)"', 'eval git $sub', 'sh -c $1'])(
-    '%s -> dynamic',
-    (command) => {
-      expect(nestedOf(command)).toMatchObject({ ok: false, reason: 'dynamic' });
-    },
-  );
+  test.for([
+    'bash -c "$CMD"',
+    'eval "$(ssh-agent -s)"',
+    'eval git $sub',
+    'sh -c $1',
+    `bash $flags -c 'git push'`,
+  ])('%s -> dynamic', (command) => {
+    expect(nestedOf(command)).toMatchObject({ ok: false, reason: 'dynamic' });
+  });
 
   test('a nested string that does not parse is a syntax outcome', () => {
     expect(nestedOf(`bash -c "echo 'x"`)).toMatchObject({ ok: false, reason: 'syntax' });
