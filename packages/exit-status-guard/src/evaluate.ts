@@ -1,0 +1,82 @@
+import type { HookInput } from '@kit/fail-open';
+import { bashInput } from '@kit/fail-open';
+import { cannotJudge, deny, none, type Verdict } from '@kit/gate-approval';
+import { hasStructure, parse } from '@kit/shell-segments';
+import type { GuardContext } from './guard-context.ts';
+import type { Hit } from './hit.ts';
+import { chooseLogPath, sessionIdPattern } from './log-path.ts';
+import { buildReasonText, guardName } from './reasons.ts';
+import { loadRegistry, type Registry } from './registry.ts';
+import { rewriteFor } from './rewrites.ts';
+import { findLostBackground } from './rules/lost-background.ts';
+import { findOverride } from './rules/override.ts';
+import { findPipedGate } from './rules/piped-gate.ts';
+import { findPipestatus } from './rules/pipestatus.ts';
+import { findProcessSubstitution } from './rules/process-substitution.ts';
+import { findSequencedMutator } from './rules/sequenced-mutator.ts';
+import { buildUnit, type Unit } from './unit.ts';
+import { listWrites } from './writes.ts';
+
+/**
+ * True when a command needs the parser at all. Without | & ; ( ) ` or a line break it is one simple
+ * command, and one simple command cannot lose a status (in the background too, it is its own last
+ * statement); only a `$PIPESTATUS` read is left to find.
+ */
+export function needsParser(command: string): boolean {
+  return hasStructure(command) || command.includes('PIPESTATUS');
+}
+
+/** The first rule that fires on a parsed command, in the spec's order; null when none does (or the override silences). */
+export function findFirstHit(unit: Unit, runInBackground: boolean): Hit | null | 'override' {
+  if (findOverride(unit)) return 'override';
+  return (
+    findPipestatus(unit) ??
+    findPipedGate(unit) ??
+    findLostBackground(unit, runInBackground) ??
+    findSequencedMutator(unit) ??
+    findProcessSubstitution(unit)
+  );
+}
+
+function registryFor(input: HookInput, context: GuardContext): Registry {
+  return (
+    context.registry ??
+    loadRegistry({ env: context.env, cwd: input.cwd || context.cwd, readText: context.readText })
+  );
+}
+
+function scratchpadFor(input: HookInput, context: GuardContext): string | null {
+  const sessionId = input.session_id;
+  if (typeof sessionId !== 'string' || !sessionIdPattern.test(sessionId)) return null;
+  const projectDir = context.env.CLAUDE_PROJECT_DIR || input.cwd || context.cwd;
+  try {
+    return context.findScratchpad(sessionId, projectDir);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Judges one PreToolUse payload: a deny with its reason when a check's exit status would be
+ * discarded, otherwise no opinion. Pure: everything from outside comes through `context`. Never
+ * throws; a command it cannot parse is `cannotJudge` (no opinion).
+ */
+export function evaluate(input: HookInput, context: GuardContext): Verdict {
+  try {
+    const bash = bashInput(input);
+    if (bash === null) return none();
+    if (!needsParser(bash.command)) return none();
+    const outcome = parse(bash.command);
+    if (!outcome.ok) return cannotJudge(outcome.reason);
+    const unit = buildUnit(outcome, registryFor(input, context));
+    const hit = findFirstHit(unit, bash.run_in_background === true);
+    if (hit === null || hit === 'override') return none();
+    const text = buildReasonText(hit, {
+      rewrite: rewriteFor(hit, chooseLogPath(scratchpadFor(input, context))),
+      writes: listWrites(unit),
+    });
+    return deny(guardName, text, hit.rule);
+  } catch (error) {
+    return cannotJudge(`threw: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

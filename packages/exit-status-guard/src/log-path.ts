@@ -1,0 +1,23 @@
+/** Where a suggested rewrite sends its output, and what has to run first for the path to exist. */
+export interface LogPath {
+  path: string; // shell-quoted when it needs to be
+  mkdir: string; // 'mkdir -p tmp && ' for the fallback, '' for the scratchpad
+}
+
+/** A session id the scratchpad path may be built from: nothing that could climb out of its folder. */
+export const sessionIdPattern: RegExp = /^[A-Za-z0-9_-]+$/;
+
+/** A word the shell reads back as exactly this text. */
+export function shellQuote(text: string): string {
+  if (/^[A-Za-z0-9_./:=+@%-]+$/.test(text)) return text;
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The log path of a rewrite: the session scratchpad when it is confirmed on disk, otherwise
+ * `tmp/out.log` with its own `mkdir -p tmp && ` (tmp/ is commonly gitignored and absent).
+ */
+export function chooseLogPath(scratchpad: string | null): LogPath {
+  if (scratchpad) return { path: shellQuote(`${scratchpad.replace(/\/+$/, '')}/out.log`), mkdir: '' };
+  return { path: 'tmp/out.log', mkdir: 'mkdir -p tmp && ' };
+}

@@ -1,0 +1,130 @@
+import type { Context, Segment } from '@kit/shell-segments';
+
+/** What one `set` (or `shopt -o`) statement does to an option: turns it on, off, or leaves it. */
+export type OptionEffect = 'on' | 'off' | null;
+
+const errexitLetter = 'e';
+
+function staticWords(segment: Segment): (string | null)[] {
+  return segment.argv.map((word) => (word.dynamic ? null : word.value));
+}
+
+/**
+ * What a segment does to a `set -o` option. `set -euo pipefail` and `set -o errexit -o pipefail`
+ * turn pipefail on; `set -e pipefail` does not (pipefail there is a positional parameter).
+ */
+export function optionEffect(segment: Segment, option: 'pipefail' | 'errexit'): OptionEffect {
+  const words = staticWords(segment);
+  if (words[0] === 'shopt') return shoptEffect(words, option);
+  if (words[0] !== 'set') return null;
+  let effect: OptionEffect = null;
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i];
+    if (word === null || word === undefined || word === '--' || word === '-') break;
+    if (!/^[-+][A-Za-z]+$/.test(word)) break;
+    const on = word.startsWith('-');
+    for (const letter of word.slice(1)) {
+      if (letter === 'o') {
+        i += 1;
+        if (words[i] === option) effect = on ? 'on' : 'off';
+      } else if (option === 'errexit' && letter === errexitLetter) {
+        effect = on ? 'on' : 'off';
+      }
+    }
+  }
+  return effect;
+}
+
+function shoptEffect(words: (string | null)[], option: string): OptionEffect {
+  const flags = words.filter((word): word is string => word !== null && /^-[a-z]+$/.test(word)).join('');
+  if (!flags.includes('o') || !words.includes(option)) return null;
+  if (flags.includes('s')) return 'on';
+  if (flags.includes('u')) return 'off';
+  return null;
+}
+
+/** True when a statement runs in a subshell of its own: a stage of a real pipeline, or in the background. */
+function runsApart(placement: { pipeline: { size: number } | null; background: boolean } | null): boolean {
+  return (
+    placement !== null &&
+    (placement.background || (placement.pipeline !== null && placement.pipeline.size > 1))
+  );
+}
+
+const shellFrames = new Set([
+  'subshell',
+  'command-substitution',
+  'backticks',
+  'process-substitution',
+  'nested',
+  'function-body',
+]);
+
+/**
+ * The frame a `set` in this segment reaches: the innermost subshell, substitution, function body,
+ * or piped / backgrounded compound around it. null when the `set` itself runs apart (piped, `&`).
+ */
+export function scopeOf(segment: Segment): Context | null {
+  if (runsApart(segment)) return null;
+  for (let i = segment.context.length - 1; i > 0; i--) {
+    const frame = segment.context[i] as Context;
+    if (shellFrames.has(frame.kind) || runsApart(frame.placement)) return frame;
+  }
+  return segment.context[0] ?? null;
+}
+
+/**
+ * Whether an option is on at a point of a unit (a start offset and the frames around it): the last
+ * `set` that changes it, earlier in the same shell, scoped as bash scopes it (inherited by subshells
+ * and `$( )` bodies; a `set` in a subshell, function body, pipeline stage or background stays there).
+ */
+export function isOptionOnAt(
+  segments: readonly Segment[],
+  start: number,
+  chain: readonly Context[],
+  option: 'pipefail' | 'errexit',
+): boolean {
+  let state: OptionEffect = null;
+  let latest = -1;
+  for (const [candidate, effect] of optionSettersOf(segments, option)) {
+    if (candidate.end > start || candidate.start < latest) continue;
+    const scope = scopeOf(candidate);
+    if (scope === null || !chain.some((frame) => frame.id === scope.id)) continue;
+    state = effect;
+    latest = candidate.start;
+  }
+  return state === 'on';
+}
+
+const setterCache = new WeakMap<readonly Segment[], Map<string, [Segment, 'on' | 'off'][]>>();
+
+/** The segments of a list that change an option, with what they do to it (computed once per list). */
+function optionSettersOf(
+  segments: readonly Segment[],
+  option: 'pipefail' | 'errexit',
+): [Segment, 'on' | 'off'][] {
+  let byOption = setterCache.get(segments);
+  if (byOption === undefined) {
+    byOption = new Map();
+    setterCache.set(segments, byOption);
+  }
+  let setters = byOption.get(option);
+  if (setters === undefined) {
+    setters = [];
+    for (const segment of segments) {
+      const effect = optionEffect(segment, option);
+      if (effect !== null) setters.push([segment, effect]);
+    }
+    byOption.set(option, setters);
+  }
+  return setters;
+}
+
+/** Whether an option is on for a segment (see isOptionOnAt). */
+export function isOptionOn(
+  segments: readonly Segment[],
+  at: Segment,
+  option: 'pipefail' | 'errexit',
+): boolean {
+  return isOptionOnAt(segments, at.start, at.context, option);
+}

@@ -1,0 +1,93 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { bashCall } from './fake-context.ts';
+import { parserProbe, runBuiltHook } from './built.ts';
+
+const emptyProject = mkdtempSync(join(tmpdir(), 'esg-hook-'));
+const env = { CLAUDE_PROJECT_DIR: emptyProject };
+
+describe('the hook bundle as a process', () => {
+  test('denies the positive control with the PreToolUse JSON on stdout, exit 0', () => {
+    const run = runBuiltHook(bashCall('make test | tail -5', { cwd: emptyProject }), env);
+    expect(run.exitCode).toBe(0);
+    const output = JSON.parse(run.stdout);
+    expect(output.hookSpecificOutput).toMatchObject({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+    });
+    expect(output.hookSpecificOutput.permissionDecisionReason).toMatch(
+      /^exit-status-guard: `make test`: its exit status is lost in a pipe/,
+    );
+  });
+
+  test.for([
+    ['a plain command', bashCall('ls -la', { cwd: emptyProject })],
+    ['a kept status', bashCall('make test > out.log 2>&1; echo "EXIT=$?"', { cwd: emptyProject })],
+    ['another tool', { ...bashCall('make test | tail'), tool_name: 'BashOutput' }],
+    ['no command', { ...bashCall('x'), tool_input: {} }],
+    ['a numeric command', { ...bashCall('x'), tool_input: { command: 42 } }],
+    ['unparseable', bashCall('make check | | tail', { cwd: emptyProject })],
+  ] as const)('%s: nothing on stdout, exit 0', ([, payload]) => {
+    const run = runBuiltHook(payload, env);
+    expect([run.exitCode, run.stdout]).toEqual([0, '']);
+  });
+
+  const stdins: Record<string, string> = {
+    empty: '',
+    blank: '  \n',
+    null: 'null',
+    array: '[]',
+    number: '7',
+    cut: '{"tool_name":"Bash","tool_input":{"command":"make test | tail',
+    garbage: '\u0000\u0001 not json at all',
+    huge: `{"tool_name":"Bash","tool_input":{"command":"${'a'.repeat(5 * 1024 * 1024)}"}}`,
+  };
+  test.for(Object.entries(stdins))('stdin %s: no opinion, exit 0', ([, stdin]) => {
+    const run = runBuiltHook(stdin, env);
+    expect([run.exitCode, run.stdout]).toEqual([0, '']);
+  });
+
+  test('the override silences the installed hook too', () => {
+    const run = runBuiltHook(
+      bashCall('EXIT_STATUS_GUARD_OVERRIDE="only the log" make test | tail -5', { cwd: emptyProject }),
+      env,
+    );
+    expect([run.exitCode, run.stdout]).toEqual([0, '']);
+  });
+
+  test('EXIT_STATUS_GUARD_REGISTRY pointing at an empty registry silences the control', () => {
+    const file = join(emptyProject, 'empty.json');
+    writeFileSync(file, '{}');
+    const run = runBuiltHook(bashCall('make test | tail -5', { cwd: emptyProject }), {
+      ...env,
+      EXIT_STATUS_GUARD_REGISTRY: file,
+    });
+    expect([run.exitCode, run.stdout]).toEqual([0, '']);
+  });
+});
+
+describe('the common path does not load the parser', () => {
+  const probe = (command: string) => {
+    const out = join(emptyProject, `probe-${Math.random().toString(36).slice(2)}`);
+    const run = runBuiltHook(bashCall(command, { cwd: emptyProject }), { ...env, PARSER_PROBE_OUT: out }, [
+      '--import',
+      parserProbe,
+    ]);
+    expect(run.exitCode).toBe(0);
+    return readFileSync(out, 'utf8');
+  };
+  test.for(['make test', 'git status', 'npm test -- --coverage', 'echo "hello world" > notes.txt'])(
+    '%s: decided without mvdan-sh',
+    (command) => {
+      expect(probe(command)).toBe('not-loaded');
+    },
+  );
+  test.for(['make test | tail -5', 'echo "${PIPESTATUS[0]}"', 'make test; git push'])(
+    'control: %s loads it',
+    (command) => {
+      expect(probe(command)).toBe('loaded');
+    },
+  );
+});
