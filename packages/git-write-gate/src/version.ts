@@ -1,2 +1,4 @@
-/** The package version, as package.json has it (a test keeps the two equal). */
-export const version = '0.1.0';
+import packageJson from '../package.json' with { type: 'json' };
+
+/** The package version, read from package.json at build time (so `changeset version` keeps it true). */
+export const version: string = packageJson.version;
