@@ -1,0 +1,84 @@
+import { rm, writeFile } from 'node:fs/promises';
+import { afterAll, describe, expect, inject, test } from 'vitest';
+import { runClaude } from '../src/claude.ts';
+import { guardCases } from '../src/guard-cases.ts';
+import { fixtureHooks } from '../src/hooks.ts';
+import {
+  deniedIds,
+  describeRun,
+  hookNoVerdictEvents,
+  installInScratchProject,
+  readHandlers,
+  setHandlerTimeout,
+} from '../src/scenario.ts';
+import { removeScratch } from '../src/scratch.ts';
+
+const source = inject('kitSource');
+afterAll(removeScratch);
+
+// A hook killed at its timeout cannot say anything, so strict mode has to live in the host:
+// `install --strict` writes "onFailure": "block". The installed bundle is swapped for one that
+// outlives any timeout, and the timeout is cut to 1 s to keep the suite fast.
+interface Row {
+  install: 'install --strict' | 'install (default)';
+  hook: 'outlives its timeout' | 'is removed';
+  blocked: string | null; // what the host tells the model after `[node <bundle>]: `, or null: the call runs
+}
+const rows: Row[] = [
+  {
+    install: 'install --strict',
+    hook: 'outlives its timeout',
+    blocked: 'timed out; blocking because onFailure is "block"',
+  },
+  { install: 'install (default)', hook: 'outlives its timeout', blocked: null },
+  // The other side of strict: a bundle that cannot run blocks every call it matches, not just this one.
+  // (Default installs with a removed bundle fail open: installed-bundle.test.ts.)
+  {
+    install: 'install --strict',
+    hook: 'is removed',
+    blocked: 'failed; blocking because onFailure is "block"',
+  },
+];
+
+describe.for(guardCases)('$guard', (guardCase) => {
+  const named = rows.map((row) => [`${row.install}, and a hook that ${row.hook}`, row] as const);
+  test.concurrent.for(named)('%s', async ([, row]) => {
+    const strict = row.install === 'install --strict';
+    const installed = await installInScratchProject(source, guardCase.guard, {
+      tree: guardCase.tree,
+      strict,
+    });
+    const [handler] = await readHandlers(installed.settingsFile);
+    expect(handler?.onFailure).toBe(strict ? 'block' : undefined);
+    if (row.hook === 'is removed') {
+      await rm(installed.bundle);
+    } else {
+      await writeFile(installed.bundle, fixtureHooks.sleeper);
+      await setHandlerTimeout(installed.settingsFile, 1);
+    }
+
+    const run = await runClaude({
+      cwd: installed.project,
+      home: installed.home,
+      script: [guardCase.call(installed.project)],
+      env: await guardCase.env(),
+    });
+    const [result] = run.toolResults;
+    expect(run.toolResults, describeRun(run)).toHaveLength(1);
+    const tool = guardCase.call(installed.project).name;
+    if (row.blocked !== null) {
+      expect(result?.isError).toBe(true);
+      // A failed start also carries node's stack after the first line.
+      expect(result?.text.split('\n')[0], describeRun(run)).toBe(
+        `PreToolUse:${tool} hook error: [node ${installed.bundle}]: ${row.blocked}`,
+      );
+      expect(deniedIds(run)).toEqual([result?.toolUseId]);
+      expect(guardCase.ran(installed.project, result?.text ?? '')).toBe(false);
+    } else {
+      expect(result?.text, describeRun(run)).not.toContain('timed out');
+      expect(run.permissionDenials).toEqual([]);
+      expect(guardCase.ran(installed.project, result?.text ?? ''), describeRun(run)).toBe(true);
+      expect(hookNoVerdictEvents(run)).toMatchObject([{ hook_no_verdict: { timed_out: true } }]);
+    }
+  });
+});
