@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { runClaude } from '../src/claude.ts';
+import { runGuardCli } from '../src/kit.ts';
 import { guardCases } from '../src/guard-cases.ts';
 import { fixtureHooks } from '../src/hooks.ts';
 import {
@@ -11,7 +14,7 @@ import {
   readHandlers,
   setHandlerTimeout,
 } from '../src/scenario.ts';
-import { removeScratch } from '../src/scratch.ts';
+import { removeScratch, scratchDir, scratchRepo } from '../src/scratch.ts';
 
 const source = inject('kitSource');
 afterAll(removeScratch);
@@ -40,8 +43,25 @@ const rows: Row[] = [
   },
 ];
 
+// Strict mode is git-write-gate's alone: the other guards fail open on every doubt, so their
+// installers refuse --strict rather than write a handler that would block on a crash.
+const hasStrictMode = (guard: string): boolean => guard === 'git-write-gate';
+
 describe.for(guardCases)('$guard', (guardCase) => {
-  const named = rows.map((row) => [`${row.install}, and a hook that ${row.hook}`, row] as const);
+  const named = rows
+    .filter((row) => row.install !== 'install --strict' || hasStrictMode(guardCase.guard))
+    .map((row) => [`${row.install}, and a hook that ${row.hook}`, row] as const);
+  test.skipIf(hasStrictMode(guardCase.guard))('install --strict is refused and writes nothing', async () => {
+    const home = await scratchDir(`${guardCase.guard}-strict-home`);
+    const project = await scratchRepo(`${guardCase.guard}-strict`, guardCase.tree ?? {});
+    const result = await runGuardCli(source, guardCase.guard, ['install', '--project', '--strict'], {
+      cwd: project,
+      home,
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('has no strict mode');
+    expect(existsSync(join(project, '.claude', 'settings.json'))).toBe(false);
+  });
   test.concurrent.for(named)('%s', async ([, row]) => {
     const strict = row.install === 'install --strict';
     const installed = await installInScratchProject(source, guardCase.guard, {

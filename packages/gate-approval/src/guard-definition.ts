@@ -50,6 +50,11 @@ export interface GuardDefinition {
   commands?: Record<string, GuardCommand>;
   /** Extra doctor checks: each returned line is a problem. */
   doctorChecks?: (io: CliIO) => Promise<string[]>;
+  /**
+   * True when the guard has a strict mode (TAGOUT_HOOKS_STRICT): only then does `install --strict`
+   * exist, adding `"onFailure": "block"`. A guard that fails open always refuses the flag.
+   */
+  strictMode?: boolean;
   /** The bundle's strict policy, so `hook` behaves exactly as the bundle: see runHook's onFailOpen. */
   onFailOpen?: (cause: FailCause, runtime: HookRuntime) => Verdict | undefined;
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cli, makeGuard, tempTree } from './cli-harness.ts';
@@ -87,6 +87,23 @@ describe('the whole path: install --project, the installed command denies, docto
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
       /FAIL .*settings\.json does not exist: run `example-guard install --project`/,
+    );
+  });
+});
+
+describe('doctor on a strict install', () => {
+  test('a missing bundle also says that every matching call is blocked; a healthy one says nothing of it', async () => {
+    const root = tempTree();
+    const home = tempTree();
+    await cli(guard, ['install', '--project', '--strict'], { cwd: root, home });
+    const healthy = await cli(guard, ['doctor', '--project'], { cwd: root, home });
+    expect(healthy.code).toBe(0);
+    expect(healthy.stdout).not.toContain('blocks every');
+    rmSync(join(root, '.claude', 'hooks', 'example-guard.mjs'));
+    const broken = await cli(guard, ['doctor', '--project'], { cwd: root, home });
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain(
+      'FAIL this handler has "onFailure": "block" (--strict): until it is fixed, the host blocks every Bash call it matches',
     );
   });
 });

@@ -221,6 +221,21 @@ describe('an older entry of the same guard is upgraded in place', () => {
     );
   });
 
+  test('a guard without a strict mode refuses --strict and writes nothing', async () => {
+    const root = tempTree();
+    const home = tempTree();
+    const failsOpen = { ...guard, strictMode: false };
+    const result = await cli(failsOpen, ['install', '--project', '--strict'], { cwd: root, home });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'install: example-guard has no strict mode: it fails open on every doubt, so --strict does not apply\n',
+    });
+    expect(existsSync(projectSettings(root))).toBe(false);
+    expect((await cli(failsOpen, ['--help'], { cwd: root, home })).stdout).not.toContain('--strict');
+  });
+
   test('a changed bundle is copied again while the settings stay as they are', async () => {
     const root = tempTree();
     const home = tempTree();

@@ -17,6 +17,7 @@ export const guardDefinition: GuardDefinition = {
   description:
     'Denies the git writes that corrupt shared checkouts in repositories the kit manages, and names the replacement.',
   matcher: 'Bash',
+  strictMode: true,
   // From dist/cli.js and from src/guard.ts alike, the bundle is dist/hook.mjs of this package.
   bundle: fileURLToPath(new URL('../dist/hook.mjs', import.meta.url)),
   switches: [

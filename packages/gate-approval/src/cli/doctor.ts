@@ -99,6 +99,11 @@ async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO
   );
   if (bundleIsFile && resolved)
     checks.push(await runPositiveControl(guard, command, args as string[], handler.timeout as number, io));
+  if (handler.onFailure === 'block' && checks.some((check) => !check.ok))
+    checks.push({
+      ok: false,
+      text: `this handler has "onFailure": "block" (--strict): until it is fixed, the host blocks every ${guard.matcher} call it matches`,
+    });
   return checks;
 }
 

@@ -23,6 +23,13 @@ export async function installCommand(guard: GuardDefinition, argv: string[], io:
   const scope = scopeFromFlags(parsed.flags);
   if (typeof scope !== 'string') return fail(io, `install: ${scope.error}`);
   const strict = parsed.flags.has('--strict');
+  if (strict && guard.strictMode !== true) {
+    // onFailure block would make a crashed or killed hook block the call: the opposite of failing open.
+    return fail(
+      io,
+      `install: ${guard.name} has no strict mode: it fails open on every doubt, so --strict does not apply`,
+    );
+  }
   const dryRun = parsed.flags.has('--dry-run');
   const where = locate(guard.name, scope, io);
 

@@ -7,7 +7,7 @@ export function renderUsage(guard: GuardDefinition): string {
     `${name} ${guard.version}: ${guard.description}`,
     '',
     'Usage:',
-    `  ${name} install [--user|--project|--local] [--strict] [--dry-run]   copy the hook bundle and add the ${guard.matcher} handler (default --user)`,
+    `  ${name} install [--user|--project|--local]${guard.strictMode ? ' [--strict]' : ''} [--dry-run]   copy the hook bundle and add the ${guard.matcher} handler (default --user)`,
     `  ${name} uninstall [--user|--project|--local] [--dry-run]            remove exactly this guard's handler and bundle`,
     `  ${name} explain '<${guard.matcher === 'Read' ? 'file path' : 'command'}>' [--cwd DIR] [--json]          what the guard decides, and why`,
     `  ${name} doctor [--user|--project|--local]                           check the installation end to end`,
@@ -18,8 +18,11 @@ export function renderUsage(guard: GuardDefinition): string {
   lines.push(`  ${name} --help | --version`, '');
   lines.push(
     'Scopes: --user ~/.claude/settings.json, --project .claude/settings.json, --local .claude/settings.local.json.',
-    '--strict adds "onFailure": "block": a hook the host kills or that crashes then blocks the call.',
   );
+  if (guard.strictMode)
+    lines.push(
+      '--strict adds "onFailure": "block": a hook the host kills or that crashes then blocks the call.',
+    );
   if (guard.switches.length > 0) {
     lines.push('', 'Switches (in the environment Claude Code starts with):');
     for (const s of guard.switches) {
