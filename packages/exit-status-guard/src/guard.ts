@@ -27,6 +27,7 @@ export function guardDefinition(): GuardDefinition {
         name: 'EXIT_STATUS_GUARD_REGISTRY',
         legacyNames: ['PIPE_GUARD_REGISTRY'],
         values: '<path of a registry JSON>',
+        kind: 'value',
         doc: 'replaces the shipped registry (the project file is still appended)',
       },
     ],

@@ -16,6 +16,7 @@ export interface GuardSwitch {
   name: string; // GIT_GATE
   legacyNames?: string[];
   values: string; // 'off | on' (for --help)
+  kind?: 'switch' | 'value'; // switch (default): read as off | on | auto; value: a setting shown as set or not
   doc: string; // one line
 }
 

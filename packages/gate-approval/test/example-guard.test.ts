@@ -58,6 +58,16 @@ describe('the whole path: install --project, the installed command denies, docto
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('ok   positive control denied through `node ');
     expect(result.stdout).toContain('ok   switch EXAMPLE_GUARD: auto (not set)');
+    const withValue = {
+      ...guard,
+      switches: [{ name: 'EXAMPLE_PATH', values: '<path>', doc: 'a path', kind: 'value' as const }],
+    };
+    const shown = await cli(withValue, ['doctor', '--project'], {
+      cwd: root,
+      home,
+      env: { EXAMPLE_PATH: '/x.json' },
+    });
+    expect(shown.stdout).toContain('ok   variable EXAMPLE_PATH: set (EXAMPLE_PATH=/x.json)');
   });
 
   test('doctor reports a switch that is off, and the control that no longer denies', async () => {

@@ -224,11 +224,10 @@ function switchLines(guard: GuardDefinition, io: CliIO): Check[] {
   return guard.switches.map((s) => {
     const names = [s.name, ...(s.legacyNames ?? [])];
     const set = names.filter((name) => io.env[name] !== undefined).map((name) => `${name}=${io.env[name]}`);
-    const state = readSwitch(io.env, s.name, s.legacyNames);
-    return {
-      ok: true,
-      text: `switch ${s.name}: ${state}${set.length > 0 ? ` (${set.join(', ')})` : ' (not set)'}`,
-    };
+    const shown = set.length > 0 ? ` (${set.join(', ')})` : ' (not set)';
+    if (s.kind === 'value')
+      return { ok: true, text: `variable ${s.name}: ${set.length > 0 ? 'set' : 'unset'}${shown}` };
+    return { ok: true, text: `switch ${s.name}: ${readSwitch(io.env, s.name, s.legacyNames)}${shown}` };
   });
 }
 
