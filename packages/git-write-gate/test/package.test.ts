@@ -1,5 +1,14 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +59,8 @@ test('the packed bin runs and prints the version', () => {
   );
   const result = spawnSync(bin, ['--version'], { encoding: 'utf8', shell: process.platform === 'win32' });
   expect(result.status).toBe(0);
-  expect(result.stdout.trim()).toBe('0.1.0');
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  expect(result.stdout.trim()).toBe(manifest.version);
 });
 
 test.skipIf(process.platform === 'win32')('the bin ships executable, with a node shebang', () => {
