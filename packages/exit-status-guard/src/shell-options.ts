@@ -1,4 +1,4 @@
-import type { Context, Segment } from '@kit/shell-segments';
+import { type Context, type Segment, shellScopeOf } from '@kit/shell-segments';
 
 /** What one `set` (or `shopt -o`) statement does to an option: turns it on, off, or leaves it. */
 export type OptionEffect = 'on' | 'off' | null;
@@ -43,36 +43,6 @@ function shoptEffect(words: (string | null)[], option: string): OptionEffect {
   return null;
 }
 
-/** True when a statement runs in a subshell of its own: a stage of a real pipeline, or in the background. */
-function runsApart(placement: { pipeline: { size: number } | null; background: boolean } | null): boolean {
-  return (
-    placement !== null &&
-    (placement.background || (placement.pipeline !== null && placement.pipeline.size > 1))
-  );
-}
-
-const shellFrames = new Set([
-  'subshell',
-  'command-substitution',
-  'backticks',
-  'process-substitution',
-  'nested',
-  'function-body',
-]);
-
-/**
- * The frame a `set` in this segment reaches: the innermost subshell, substitution, function body,
- * or piped / backgrounded compound around it. null when the `set` itself runs apart (piped, `&`).
- */
-export function scopeOf(segment: Segment): Context | null {
-  if (runsApart(segment)) return null;
-  for (let i = segment.context.length - 1; i > 0; i--) {
-    const frame = segment.context[i] as Context;
-    if (shellFrames.has(frame.kind) || runsApart(frame.placement)) return frame;
-  }
-  return segment.context[0] ?? null;
-}
-
 /**
  * Whether an option is on at a point of a unit (a start offset and the frames around it): the last
  * `set` that changes it, earlier in the same shell, scoped as bash scopes it (inherited by subshells
@@ -88,7 +58,7 @@ export function isOptionOnAt(
   let latest = -1;
   for (const [candidate, effect] of optionSettersOf(segments, option)) {
     if (candidate.end > start || candidate.start < latest) continue;
-    const scope = scopeOf(candidate);
+    const scope = shellScopeOf(candidate);
     if (scope === null || !chain.some((frame) => frame.id === scope.id)) continue;
     state = effect;
     latest = candidate.start;

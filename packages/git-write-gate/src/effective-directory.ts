@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { Context, Segment } from '@kit/shell-segments';
+import { type Segment, shellScopeOf } from '@kit/shell-segments';
 import type { HeadWord } from './git-global-options.ts';
 
 /** A `cd` that moves the directory of the segments after it in the same shell. */
@@ -8,19 +8,6 @@ export interface DirectoryMove {
   index: number; // the cd segment's index
   to: string; // absolute
 }
-
-// Frames that run in a shell of their own (or, for a function body, only when called): a cd
-// inside one leaves the directory of everything outside it where it was.
-const ownShell = new Set<Context['kind']>([
-  'main',
-  'subshell',
-  'command-substitution',
-  'backticks',
-  'process-substitution',
-  'nested',
-  'function-body',
-  'arithmetic',
-]);
 
 /**
  * The move a `cd <literal dir>` (or `pushd`) segment makes, or null: the directory must be a
@@ -40,24 +27,9 @@ export function directoryMoveOf(
   const target = head[at];
   if (target === undefined || target === null || dynamic[at] === true || target === '-' || target === '')
     return null;
-  if (isInSubshellStage(segment)) return null;
-  const scope = shellFrameOf(segment);
-  return scope === null ? null : { scope, index: segment.index, to: resolve(from, target) };
-}
-
-function isInSubshellStage(placed: { pipeline: { size: number } | null; background: boolean }): boolean {
-  return (placed.pipeline !== null && placed.pipeline.size > 1) || placed.background;
-}
-
-/** The id of the innermost frame with a shell of its own, or null when a compound around the segment runs in a subshell. */
-function shellFrameOf(segment: Segment): number | null {
-  for (let at = segment.context.length - 1; at >= 0; at -= 1) {
-    const frame = segment.context[at];
-    if (frame === undefined) return null;
-    if (ownShell.has(frame.kind)) return frame.id;
-    if (frame.placement !== null && isInSubshellStage(frame.placement)) return null;
-  }
-  return null;
+  // A cd in a pipeline stage or in the background runs in a subshell: it moves nothing after it.
+  const scope = shellScopeOf(segment);
+  return scope === null ? null : { scope: scope.id, index: segment.index, to: resolve(from, target) };
 }
 
 /** The directory a segment runs in: `base`, moved by every earlier cd whose shell holds the segment. */

@@ -46,6 +46,12 @@ describe('fixture repositories on disk, the real probes', () => {
     expect(judge(`git -C ${fixtures.nested} commit -m x`, fixtures.outside).kind).toBe('deny');
     expect(judge('cd ../managed/src && git push', fixtures.outside).kind).toBe('deny');
   });
+  test('a cd inside a piped or backgrounded group moves the commands of that group only', () => {
+    expect(judge(`{ cd ${fixtures.managed}; git commit -m x; } | cat`, fixtures.outside).kind).toBe('deny');
+    expect(judge(`{ cd ${fixtures.managed}; git commit -m x; } &`, fixtures.outside).kind).toBe('deny');
+    expect(judge(`{ cd ${fixtures.managed}; } | cat; git commit -m x`, fixtures.outside).kind).toBe('none');
+    expect(judge(`cd ${fixtures.managed} | cat; git commit -m x`, fixtures.outside).kind).toBe('none');
+  });
   test('the declared replacement is named when its file exists in the worktree', () => {
     const verdict = judge('git commit -m x', fixtures.worktree);
     expect('reason' in verdict ? verdict.reason : '').toContain(

@@ -12,6 +12,8 @@ export { parseNested } from './nested.ts';
 export { parse } from './parse.ts';
 /** One capture and its readers. */
 export type { StatusCapture } from './status-captures.ts';
+/** The frame whose shell a builtin in a segment changes (cd, set -o), or null when it runs apart. */
+export { shellScopeOf } from './shell-scope.ts';
 /** `$?` captures (rc=$?) and the segments that read them later. */
 export { findStatusCaptures } from './status-captures.ts';
 /** The shapes parse returns. */
