@@ -1,3 +1,8 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { brotliCompressSync, constants } from 'node:zlib';
 import type { Options } from 'tsup';
 
 // One shared build. Each package's tsup.config.ts is a one-liner over these.
@@ -21,9 +26,49 @@ export const bin = (entry: string[]): Options => ({
   clean: false,
 });
 
+type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
+
 /**
- * A guard's hook bundle: one self-contained ESM file with every dependency inlined, so the host
- * resolves no module on the hot path and the file can be copied anywhere by `install`.
+ * Puts mvdan-sh into a hook bundle as data: @kit/shell-segments' require-mvdan.cjs becomes a module
+ * that returns the parser's source (brotli, base64) and its hash, which load-parser.ts unpacks and
+ * compiles on the first parse through V8's code cache (src/embedded-module.ts). As code, the 1.5 MB
+ * parser is pre-parsed by V8 on every start, also by the hooks that never parse; as plain text it
+ * is still a 1.5 MB literal to scan; packed, it is a 260 KB one.
+ */
+const embedMvdanAsText: EsbuildPlugin = {
+  name: 'kit-embed-mvdan-as-text',
+  setup(build) {
+    build.onResolve({ filter: /(^|[\\/])require-mvdan\.cjs$/ }, (args) => ({
+      path: resolve(args.resolveDir, args.path),
+      namespace: 'kit-embedded-mvdan',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'kit-embedded-mvdan' }, async (args) => {
+      // mvdan-sh as the package that holds require-mvdan.cjs resolves it: the version it pins.
+      const sourcePath = createRequire(args.path).resolve('mvdan-sh');
+      const source = await readFile(sourcePath, 'utf8');
+      const packed = brotliCompressSync(Buffer.from(source, 'utf8'), {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: source.length },
+      });
+      const embedded = {
+        embedded: 'commonjs',
+        name: 'mvdan-sh',
+        brotliBase64: packed.toString('base64'),
+        sourceHash: createHash('sha256').update(source).digest('hex'),
+      };
+      return {
+        contents: `module.exports = function requireMvdan() { return ${JSON.stringify(embedded)}; };\n`,
+        loader: 'js',
+        resolveDir: dirname(args.path),
+        watchFiles: [sourcePath],
+      };
+    });
+  },
+};
+
+/**
+ * A guard's hook bundle: one self-contained, minified ESM file with every dependency inlined, so
+ * the host resolves no module on the hot path and the file can be copied anywhere by `install`.
+ * mvdan-sh rides along as text (see embedMvdanAsText).
  */
 export const hookBundle = (entry: Record<string, string>): Options => ({
   ...common,
@@ -32,8 +77,12 @@ export const hookBundle = (entry: Record<string, string>): Options => ({
   dts: false,
   clean: false,
   sourcemap: false,
+  minify: true,
   noExternal: [/.*/],
+  esbuildPlugins: [embedMvdanAsText],
   outExtension: () => ({ js: '.mjs' }),
-  // Inlined CommonJS (mvdan-sh) needs a real `require` in an ES module.
-  banner: { js: "import { createRequire as __kitCreateRequire } from 'node:module'; const require = __kitCreateRequire(import.meta.url);" },
+  // Any inlined CommonJS dependency needs a real `require` in an ES module.
+  banner: {
+    js: "import { createRequire as __kitCreateRequire } from 'node:module'; const require = __kitCreateRequire(import.meta.url);",
+  },
 });

@@ -1,6 +1,7 @@
 'use strict';
-// A CommonJS file on purpose: the literal require() below is what lets a bundler (a guard's
-// self-contained hook bundle) inline mvdan-sh, while the call itself still runs only on demand.
+// A CommonJS file on purpose, and a separate one: the library requires mvdan-sh from node_modules
+// on demand, and a guard's hook bundle swaps this whole file for mvdan-sh's packed source
+// (embedMvdanAsText in tsup.base.ts; load-parser.ts tells the two apart).
 module.exports = function requireMvdan() {
   return require('mvdan-sh');
 };

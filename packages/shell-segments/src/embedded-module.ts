@@ -1,0 +1,156 @@
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Script } from 'node:vm';
+import * as zlib from 'node:zlib';
+
+/**
+ * A CommonJS module carried as data inside a hook bundle (see hookBundle in tsup.base.ts): its
+ * source, brotli-compressed, in base64, and a hash of the source taken at build time. As data, so
+ * that starting the hook costs V8 one scan of a short string literal instead of a pre-parse of the
+ * module's code (or a scan of its full text); the code is unpacked and compiled on first use.
+ */
+export interface EmbeddedModule {
+  embedded: 'commonjs';
+  name: string; // mvdan-sh
+  brotliBase64: string; // the source, brotli-compressed, base64-encoded
+  sourceHash: string; // hex digest of the source, part of the code cache's file name
+}
+
+/** An embedded module's exports, and the code cache step for after its first real use. */
+export interface LoadedModule {
+  exports: unknown;
+  usedCodeCache: boolean; // false: compiled from source, so saveCodeCache has something to write
+  /**
+   * Writes V8's code cache for the module when this load could not use one (missing, stale,
+   * rejected). Call it after a first real use, so the functions V8 compiled lazily are in it.
+   * Never throws: a cache that cannot be written is only a slower next start.
+   */
+  saveCodeCache(): void;
+}
+
+/** True for the value an embedded module's stand-in returns (as opposed to a module's exports). */
+export function isEmbeddedModule(value: unknown): value is EmbeddedModule {
+  const candidate = value as Partial<EmbeddedModule> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    candidate.embedded === 'commonjs' &&
+    typeof candidate.brotliBase64 === 'string' &&
+    typeof candidate.name === 'string' &&
+    typeof candidate.sourceHash === 'string'
+  );
+}
+
+// Bump when the wrapper or the file layout changes: V8 checks only the source's length, not its text.
+const cacheFormat = 2;
+
+/** The per-user folder for code caches under the OS temp folder: `kit-code-cache-<uid>`. */
+export function defaultCacheDir(): string {
+  const user = typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
+  return join(tmpdir(), `kit-code-cache-${user}`);
+}
+
+/**
+ * Runs an embedded CommonJS module and returns its exports, compiled from V8's code cache in
+ * `cacheDir` when a usable one is there. A cache that is missing, stale (another source, Node or
+ * arch: another file name), damaged, rejected by V8, unreadable or in a folder that is not the
+ * user's own is ignored and the source is compiled as usual. Only the module's own errors
+ * propagate. Without `zlib.crc32` (Node before 20.15) no cache is read or written.
+ */
+export function loadEmbeddedModule(
+  embedded: EmbeddedModule,
+  cacheDir: string = defaultCacheDir(),
+): LoadedModule {
+  const file = join(cacheDir, cacheFileName(embedded));
+  const filename = join(cacheDir, `${embedded.name}.js`);
+  const cachedData = isOwnFolder(cacheDir) ? readCodeCache(file) : undefined;
+  const source = zlib.brotliDecompressSync(Buffer.from(embedded.brotliBase64, 'base64')).toString('utf8');
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+  const script = compile(wrapped, filename, cachedData);
+  const module = { exports: {} as unknown };
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run.call(module.exports, module.exports, createRequire(filename), module, filename, cacheDir);
+  const usedCodeCache = cachedData !== undefined && script.cachedDataRejected === false;
+  let saved = usedCodeCache;
+  return {
+    exports: module.exports,
+    usedCodeCache,
+    saveCodeCache: () => {
+      if (saved) return;
+      saved = true;
+      writeCodeCache(script, cacheDir, file);
+    },
+  };
+}
+
+function cacheFileName(embedded: EmbeddedModule): string {
+  const hash = embedded.sourceHash.replace(/[^0-9a-zA-Z]/g, '').slice(0, 32);
+  return `${embedded.name}-${hash}-f${cacheFormat}-${process.version}-${process.arch}.v8cache`;
+}
+
+function compile(wrapped: string, filename: string, cachedData: Buffer | undefined): Script {
+  if (cachedData !== undefined) {
+    try {
+      return new Script(wrapped, { filename, cachedData });
+    } catch {
+      // fall through: compile without the cache
+    }
+  }
+  return new Script(wrapped, { filename });
+}
+
+// A cache file is the CRC-32 of V8's data (4 bytes, big-endian), then the data. V8 checks its
+// version, flags and the data's length, but no checksum: a flipped byte crashes the process
+// (SIGSEGV), which no fail-open can catch. So the data reaches V8 only when its CRC matches.
+// zlib.crc32 rather than a SHA: node:crypto alone costs a hook ~3% of Node's start-up.
+const crcLength = 4;
+const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+
+function readCodeCache(file: string): Buffer | undefined {
+  if (crc32 === undefined) return undefined;
+  try {
+    const content = readFileSync(file);
+    if (content.length <= crcLength) return undefined;
+    const data = content.subarray(crcLength);
+    return crc32(data) === content.readUInt32BE(0) ? data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// The cache is machine code's recipe: read it only from a folder no other user can write to.
+// The temp folder is shared, so someone else could have made `kit-code-cache-<uid>` first.
+function isOwnFolder(dir: string): boolean {
+  try {
+    const stat = lstatSync(dir);
+    if (!stat.isDirectory()) return false;
+    if (typeof process.getuid !== 'function') return true; // Windows: the temp folder is per user
+    return stat.uid === process.getuid() && (stat.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+function writeCodeCache(script: Script, cacheDir: string, file: string): void {
+  // Several hooks may start together: each writes its own temp file and renames it into place,
+  // so a reader sees a whole cache or none.
+  if (crc32 === undefined) return;
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    if (!isOwnFolder(cacheDir)) return;
+    const data = script.createCachedData();
+    const header = Buffer.alloc(crcLength);
+    header.writeUInt32BE(crc32(data));
+    writeFileSync(temp, Buffer.concat([header, data]), { mode: 0o600 });
+    renameSync(temp, file);
+  } catch {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // nothing left to do: the next start compiles from source
+    }
+  }
+}
