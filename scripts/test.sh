@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
-# The kit's whole test: install, build, typecheck, unit and process tests of every package.
+# The kit's whole test: install, lint, build, typecheck, then every package's tests (unit,
+# process, packaging), the end-to-end suite on the real claude CLI, and a smoke run of the bench.
 source "$(dirname "$0")/bootstrap.sh"
-pnpm turbo run build typecheck test --output-logs=errors-only --log-order=grouped
+pnpm lint
+pnpm turbo run build typecheck test --output-logs=errors-only --log-order=grouped --concurrency=1

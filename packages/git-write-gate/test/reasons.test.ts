@@ -34,9 +34,7 @@ test('a reset --hard from a sub-agent', () => {
 });
 
 test('a retargeted gh pr merge in a managed repository', () => {
-  expect(
-    reasonOf(evaluate(bashCall('gh pr merge -R owner/repo 7'), fakeContext())),
-  ).toMatchInlineSnapshot(
+  expect(reasonOf(evaluate(bashCall('gh pr merge -R owner/repo 7'), fakeContext()))).toMatchInlineSnapshot(
     `"git-write-gate: \`gh pr merge -R owner/repo 7\` is a git write (pr-merge): it merges a pull request outside the route this repository provides, retargeted at a repository this gate cannot probe from here, which can corrupt a shared checkout. Merge it from a checkout of the target repository instead, through the route its \`repo-profile\` skill gives. To run this one command anyway, prefix it: \`GIT_GATE=off gh pr merge -R owner/repo 7\`. To disable the gate for a whole session, start the CLI with GIT_GATE=off in its environment (an \`export\` inside a Bash call never reaches the hook)."`,
   );
 });
