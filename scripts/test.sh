@@ -3,4 +3,7 @@
 # process, packaging), the end-to-end suite on the real claude CLI, and a smoke run of the bench.
 source "$(dirname "$0")/bootstrap.sh"
 pnpm lint
-pnpm turbo run build typecheck test --output-logs=errors-only --log-order=grouped --concurrency=1
+status=0
+pnpm turbo run build typecheck test --output-logs=errors-only --log-order=grouped --concurrency=1 || status=$?
+node scripts/test-summary.mjs
+exit "$status"

@@ -1,0 +1,22 @@
+// Adds up what each package's vitest run reported (from turbo's per-task logs) and prints it as
+// one plain closing line, "N passed, N failed, N skipped", so a reader of CI's output sees the
+// whole suite at a glance. It reports; turbo's exit code is what decides the run.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const folders = ['e2e', 'bench', ...readdirSync(join(root, 'packages')).map((name) => join('packages', name))];
+const totals = { passed: 0, failed: 0, skipped: 0 };
+for (const folder of folders) {
+  const log = join(root, folder, '.turbo', 'turbo-test.log');
+  if (!existsSync(log)) continue;
+  const text = readFileSync(log, 'utf8').replace(/\u001b\[[0-9;]*m/g, '');
+  const line = text.split('\n').findLast((l) => /^\s*Tests\s+\d/.test(l));
+  if (line === undefined) continue;
+  for (const kind of Object.keys(totals)) {
+    const match = line.match(new RegExp(`(\\d+) ${kind}`));
+    if (match) totals[kind] += Number(match[1]);
+  }
+  process.stdout.write(`${folder}: ${line.trim()}\n`);
+}
+process.stdout.write(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
