@@ -3,14 +3,19 @@
 // whole suite at a glance. It reports; turbo's exit code is what decides the run.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = new URL('..', import.meta.url).pathname;
-const folders = ['e2e', 'bench', ...readdirSync(join(root, 'packages')).map((name) => join('packages', name))];
+const folders = [
+  'e2e',
+  'bench',
+  ...readdirSync(join(root, 'packages')).map((name) => join('packages', name)),
+];
 const totals = { passed: 0, failed: 0, skipped: 0 };
 for (const folder of folders) {
   const log = join(root, folder, '.turbo', 'turbo-test.log');
   if (!existsSync(log)) continue;
-  const text = readFileSync(log, 'utf8').replace(/\u001b\[[0-9;]*m/g, '');
+  const text = stripVTControlCharacters(readFileSync(log, 'utf8'));
   const line = text.split('\n').findLast((l) => /^\s*Tests\s+\d/.test(l));
   if (line === undefined) continue;
   for (const kind of Object.keys(totals)) {
