@@ -171,6 +171,13 @@ export function defineClasses(scratch, handlers, { codeCache = true } = {}) {
       input: bash('ls -la src'),
     },
     {
+      id: 'git-write-gate: git status (managed repo)',
+      handler: handlers['git-write-gate'],
+      budget: 1.5,
+      expect: 'silent',
+      input: bash('git status --short'),
+    },
+    {
       id: 'git-write-gate: git commit (managed repo)',
       handler: handlers['git-write-gate'],
       budget: 1.5,
