@@ -226,7 +226,7 @@ function switchLines(guard: GuardDefinition, io: CliIO): Check[] {
     const set = names.filter((name) => io.env[name] !== undefined).map((name) => `${name}=${io.env[name]}`);
     const shown = set.length > 0 ? ` (${set.join(', ')})` : ' (not set)';
     if (s.kind === 'value')
-      return { ok: true, text: `variable ${s.name}: ${set.length > 0 ? 'set' : 'unset'}${shown}` };
+      return { ok: true, text: `variable ${s.name}: ${set.length > 0 ? `set${shown}` : 'not set'}` };
     return { ok: true, text: `switch ${s.name}: ${readSwitch(io.env, s.name, s.legacyNames)}${shown}` };
   });
 }
