@@ -12,6 +12,8 @@ interface LauncherSpec {
   operands?: number; // positional operands before the command (timeout DURATION)
   splitShort?: string; // env -S 'string': a command line in one word
   splitLong?: string;
+  chdirShort?: string; // env -C DIR, sudo -D DIR: the command runs in DIR
+  chdirLong?: string;
 }
 
 const launchers: Readonly<Record<string, LauncherSpec>> = {
@@ -22,6 +24,8 @@ const launchers: Readonly<Record<string, LauncherSpec>> = {
     assigns: true,
     splitShort: 'S',
     splitLong: '--split-string',
+    chdirShort: 'C',
+    chdirLong: '--chdir',
   },
   sudo: {
     valueShort: 'ugpCDrtTUcR',
@@ -42,6 +46,8 @@ const launchers: Readonly<Record<string, LauncherSpec>> = {
     lookupShort: 'elvVKh',
     lookupLong: ['--edit', '--list', '--validate', '--version', '--remove-timestamp', '--help'],
     assigns: true,
+    chdirShort: 'D',
+    chdirLong: '--chdir',
   },
   command: { lookupShort: 'vV' },
   builtin: {},
@@ -88,6 +94,7 @@ export interface Unwrapped {
   launchers: string[]; // ['sudo', 'env']
   assigns: { name: string; value: string }[]; // env and sudo NAME=value operands
   splitString: Word | null; // env -S 'str': a command line to re-parse (see parseNested); also head[0]
+  directories: Word[]; // env -C DIR, sudo -D DIR: where the command runs, in the order they apply
 }
 
 /**
@@ -95,10 +102,11 @@ export interface Unwrapped {
  * builtin, exec, nohup, time [-p], nice [-n N], stdbuf [-oL..], timeout [opts] DUR, xargs [opts],
  * find ... -exec cmd ... {} ; (the first -exec). A lookup runs no command: `command -v git`,
  * `sudo -l` give an empty head. A dynamic word where an option could stand ends the unwrapping.
- * env -S 'str': `splitString` is the string word, which also leads the head.
+ * env -S 'str': `splitString` is the string word, which also leads the head. env -C DIR and
+ * sudo -D DIR: `directories`, where the command runs.
  */
 export function unwrapLaunchers(argv: Word[]): Unwrapped {
-  const result: Unwrapped = { head: [], launchers: [], assigns: [], splitString: null };
+  const result: Unwrapped = { head: [], launchers: [], assigns: [], splitString: null, directories: [] };
   let words = argv;
   for (;;) {
     const first = words[0];
@@ -154,6 +162,10 @@ function readLauncher(spec: LauncherSpec, words: Word[], result: Unwrapped): Wor
           result,
         );
       }
+      if (option === spec.chdirLong) {
+        const directory = hasValue ? { ...word, value: value.slice(option.length + 1) } : words[i + 1];
+        if (directory !== undefined) result.directories.push(directory);
+      }
       if (spec.valueLong?.includes(option) && !hasValue) i += 1;
       continue;
     }
@@ -169,6 +181,10 @@ function readLauncher(spec: LauncherSpec, words: Word[], result: Unwrapped): Wor
         return split(splitWord, words, i + (attached ? 1 : 2), result);
       }
       if (spec.valueShort?.includes(char)) {
+        if (char === spec.chdirShort) {
+          const directory = attached ? { ...word, value: attached } : words[i + 1];
+          if (directory !== undefined) result.directories.push(directory);
+        }
         if (!attached) i += 1;
         break;
       }

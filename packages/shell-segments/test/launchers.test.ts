@@ -168,6 +168,29 @@ test('env -S: the string leads the head and is returned for re-parsing', () => {
   expect(unwrap("env --split-string='git push'")).toMatchObject({ split: 'git push' });
 });
 
+describe('directories: where a launcher runs the command (env -C, sudo -D)', () => {
+  const directoriesOf = (command: string) =>
+    unwrapLaunchers(firstSegment(command).argv).directories.map((word) => word.value);
+  test.for([
+    ['env -C /repo git push', ['/repo']],
+    ['env --chdir=/repo git push', ['/repo']],
+    ['env --chdir /repo git push', ['/repo']],
+    ['env -iC/repo git push', ['/repo']],
+    ['sudo -D /repo git push', ['/repo']],
+    ['sudo -u x --chdir=/repo git push', ['/repo']],
+    ['sudo -D /a env -C b git push', ['/a', 'b']],
+    ['env -C "$DIR" git push', [null]],
+  ] as const)('%s -> %j', ([command, want]) => expect(directoriesOf(command)).toEqual(want));
+  test.for([
+    'env git push',
+    'env -u C git push',
+    'sudo -u D git push',
+    'cd /repo',
+    'git -C /repo push',
+    'timeout -s C 5 git',
+  ])('%s -> none', (command) => expect(directoriesOf(command)).toEqual([]));
+});
+
 test('a dynamic word where an option could stand ends the unwrapping', () => {
   expect(unwrap('timeout $opts 5 git')).toMatchObject({ head: '$opts 5 git', launchers: ['timeout'] });
 });
