@@ -40,8 +40,8 @@ export function directoryOf(segment: Segment, base: string, moves: readonly Dire
   return directory;
 }
 
-/** `git -C a -C b`: each literal `-C` applies after the previous one; an empty one is a no-op; an expansion is skipped. */
-export function applyGitDirectories(from: string, directories: readonly HeadWord[]): string {
+/** `git -C a -C b`, `env -C a`: each literal directory applies after the previous one; an empty one is a no-op; an expansion is skipped. */
+export function applyDirectoryChanges(from: string, directories: readonly HeadWord[]): string {
   let directory = from;
   for (const next of directories) {
     if (next === null || next === '') continue;

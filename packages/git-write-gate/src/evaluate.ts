@@ -3,7 +3,7 @@ import { bashInput, type HookInput } from '@kit/fail-open';
 import { cannotJudge, deny, isStrict, none, readSwitch, refuse, type Verdict } from '@kit/gate-approval';
 import { parse } from '@kit/shell-segments';
 import { isMainThread, startsWithEscape, switchName } from './escape.ts';
-import { isGitLooking } from './git-looking.ts';
+import { isGitLooking, mayMoveDirectory } from './git-looking.ts';
 import type { GuardContext } from './guard-context.ts';
 import { type Finding, findWrites } from './judge-line.ts';
 import { type ManagedRepository, probeRepository } from './probe.ts';
@@ -43,8 +43,11 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
     return refuse(guardName, buildCannotJudgeText({ subject: command, why, escape: 'none' }));
   }
   // 6. Where it applies. The probe needs the effective directory, which only the parse can
-  // give (a leading `cd`, `git -C`), so it is a memoised question asked from steps 7 and 8.
+  // give (a leading `cd`, `git -C`), so it is a memoised question asked from steps 7 and 8 —
+  // unless nothing in the text can move the directory: then the payload cwd decides at once, and
+  // a git command in an unmanaged repository never loads the parser.
   const probe = new RepositoryProbe(context, gate === 'on');
+  if (gate !== 'on' && !mayMoveDirectory(command) && !probe.applies(cwd)) return none();
   try {
     return judgeCommand(command, cwd, { strict, main, probe });
   } catch (error) {

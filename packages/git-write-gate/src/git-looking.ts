@@ -13,3 +13,16 @@ export function isGitLooking(text: string): boolean {
   const gh = unquoted.indexOf('gh');
   return gh !== -1 && unquoted.includes('merge', gh + 2);
 }
+
+/**
+ * A second plain text test, over-inclusive by design: false only when no segment of the command
+ * can run in another directory than the payload cwd, so the evidence probe can decide before the
+ * parse. Anything that could spell a move counts: `cd`, `pushd`, a `-C`/`-D`-style option
+ * (`git -C`, `env -C`, `sudo -D`, clusters), `chdir`, and any expansion (`$`, a backtick) or
+ * backslash, since those can spell a command the text does not show.
+ */
+export function mayMoveDirectory(text: string): boolean {
+  if (/[$`\\]/.test(text)) return true;
+  const unquoted = text.includes('"') || text.includes("'") ? text.replace(/["']/g, '') : text;
+  return /cd|pushd|chdir|-[A-Za-z]*[CD]/.test(unquoted);
+}

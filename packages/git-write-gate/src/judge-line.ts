@@ -6,7 +6,7 @@ import {
   type Word,
 } from '@kit/shell-segments';
 import {
-  applyGitDirectories,
+  applyDirectoryChanges,
   type DirectoryMove,
   directoryMoveOf,
   directoryOf,
@@ -84,7 +84,12 @@ function walkOutcome(outcome: ParseOutcome & { ok: true }, frame: Frame, state: 
     );
     if (move !== null) moves.push(move);
 
-    walkNested(segment, directory, escaped, frame, state, unknown);
+    // env -C DIR / sudo -D DIR run the command elsewhere, before any git -C applies.
+    const launchedIn = applyDirectoryChanges(
+      directory,
+      unwrapped.directories.map((word) => (word.dynamic ? null : word.value)),
+    );
+    walkNested(segment, launchedIn, escaped, frame, state, unknown);
 
     const assignNames = [
       ...segment.assigns.map((assign) => assign.name),
@@ -98,7 +103,7 @@ function walkOutcome(outcome: ParseOutcome & { ok: true }, frame: Frame, state: 
         headValues(words, [...unwrapped.launchers, ...launchers]),
         assignNames,
         segment,
-        directory,
+        launchedIn,
         escaped,
         state,
         unknown,
@@ -148,14 +153,14 @@ function judgeWords(
         kind: 'write',
         segment: segment.text,
         write: judged.write,
-        directory: applyGitDirectories(directory, judged.directories),
+        directory: applyDirectoryChanges(directory, judged.directories),
         retargeted: judged.retargeted,
         escaped,
       });
       return;
     case 'unknown':
       if (!state.afterInit)
-        unknown('expansion', judged.why, applyGitDirectories(directory, judged.directories));
+        unknown('expansion', judged.why, applyDirectoryChanges(directory, judged.directories));
       return;
   }
 }

@@ -46,6 +46,12 @@ describe('fixture repositories on disk, the real probes', () => {
     expect(judge(`git -C ${fixtures.nested} commit -m x`, fixtures.outside).kind).toBe('deny');
     expect(judge('cd ../managed/src && git push', fixtures.outside).kind).toBe('deny');
   });
+  test('env -C and sudo -D run git in the managed repository', () => {
+    expect(judge(`env -C ${fixtures.managed} git commit -m x`, fixtures.outside).kind).toBe('deny');
+    expect(judge(`sudo -D ${fixtures.managed} git push`, fixtures.outside).kind).toBe('deny');
+    expect(judge(`env --chdir=${fixtures.plain} git commit -m x`, fixtures.outside).kind).toBe('none');
+    expect(judge(`env -C ${fixtures.outside} git commit -m x`, fixtures.managed).kind).toBe('none');
+  });
   test('a cd inside a piped or backgrounded group moves the commands of that group only', () => {
     expect(judge(`{ cd ${fixtures.managed}; git commit -m x; } | cat`, fixtures.outside).kind).toBe('deny');
     expect(judge(`{ cd ${fixtures.managed}; git commit -m x; } &`, fixtures.outside).kind).toBe('deny');
@@ -61,7 +67,8 @@ describe('fixture repositories on disk, the real probes', () => {
   test('strict: unparseable refused in the managed worktree, passed in the plain repository', () => {
     const strict = { TAGOUT_HOOKS_STRICT: '1' };
     expect(judge('git commit -m "open', fixtures.worktree, strict).kind).toBe('refuse');
-    expect(judge('git commit -m "open', fixtures.plain, strict).kind).toBe('cannotJudge');
+    // The plain repository is seen before the parse: nothing in the text can move the directory.
+    expect(judge('git commit -m "open', fixtures.plain, strict).kind).toBe('none');
   });
   test('GIT_GATE=on denies in the plain repository', () => {
     expect(judge('git push', fixtures.plain, { GIT_GATE: 'on' }).kind).toBe('deny');

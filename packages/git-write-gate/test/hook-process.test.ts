@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { makeFixtures } from './fixtures.ts';
@@ -17,11 +19,12 @@ afterAll(() => fixtures.cleanup());
 function runBuiltHook(
   payload: unknown,
   env: Record<string, string> = {},
+  nodeArgs: string[] = [],
 ): { exitCode: number | null; stdout: string; stderr: string } {
   const cleanEnv = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => name !== 'GIT_GATE' && name !== 'TAGOUT_HOOKS_STRICT'),
   );
-  const result = spawnSync(process.execPath, [builtHook], {
+  const result = spawnSync(process.execPath, [...nodeArgs, builtHook], {
     input: typeof payload === 'string' ? payload : JSON.stringify(payload),
     env: { ...cleanEnv, ...env },
     encoding: 'utf8',
@@ -76,6 +79,25 @@ describe('the hook as a process', () => {
       stderr: '',
     });
   });
+});
+
+describe('the parser stays unloaded where the text cannot be a judged write', () => {
+  const parserProbe = fileURLToPath(new URL('./fixtures/parser-probe.mjs', import.meta.url));
+  const probe = (command: string, cwd: string): string => {
+    const out = join(mkdtempSync(join(tmpdir(), 'gwg-probe-')), 'parser');
+    const run = runBuiltHook(call(command, cwd), { PARSER_PROBE_OUT: out }, ['--import', parserProbe]);
+    expect(run.exitCode).toBe(0);
+    return readFileSync(out, 'utf8');
+  };
+  test.for([
+    ['not git-looking', 'ls -la', () => fixtures.managed],
+    ['git in an unmanaged repository', 'git commit -m wip', () => fixtures.plain],
+    ['git outside any repository', 'git push origin main', () => fixtures.outside],
+  ] as const)('%s: %s', ([, command, cwd]) => expect(probe(command, cwd())).toBe('not-loaded'));
+  test.for([
+    ['git in a managed repository', 'git status', () => fixtures.managed],
+    ['a cd that may lead into one', `cd .. && git commit -m wip`, () => fixtures.plain],
+  ] as const)('control, %s: %s loads it', ([, command, cwd]) => expect(probe(command, cwd())).toBe('loaded'));
 });
 
 describe('strict mode as a process: refusals are exit 2 with the reason on stderr', () => {

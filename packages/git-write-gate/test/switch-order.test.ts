@@ -69,9 +69,7 @@ describe('GIT_GATE on skips the repository probe and nothing else', () => {
     expect(
       kindOf('git commit -m "unclosed', '/repos/plain', { GIT_GATE: 'on', TAGOUT_HOOKS_STRICT: '1' }),
     ).toBe('refuse');
-    expect(kindOf('git commit -m "unclosed', '/repos/plain', { TAGOUT_HOOKS_STRICT: '1' })).toBe(
-      'cannotJudge',
-    );
+    expect(kindOf('git commit -m "unclosed', '/repos/plain', { TAGOUT_HOOKS_STRICT: '1' })).toBe('none');
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { HeadWord } from '../src/git-global-options.ts';
-import { isGitLooking } from '../src/git-looking.ts';
+import { isGitLooking, mayMoveDirectory } from '../src/git-looking.ts';
 import { isWholeTreePathspec } from '../src/pathspec.ts';
 import { scanArgs } from '../src/subcommand-options.ts';
 import { judgeHead } from '../src/write-class.ts';
@@ -135,4 +135,29 @@ describe('the cheap reject', () => {
       expect(isGitLooking(text)).toBe(false);
     },
   );
+});
+
+describe('mayMoveDirectory: can any segment run elsewhere than the payload cwd?', () => {
+  test.for([
+    'cd sub && git commit',
+    'c""d sub && git commit',
+    "c'd' sub; git push",
+    'pushd sub; git push',
+    'git -C sub commit',
+    'env -C sub git commit',
+    'env --chdir=sub git commit',
+    'sudo -D sub git commit',
+    'sudo -uxD sub git commit',
+    'git commit -m "$(date)"',
+    'git commit -m `date`',
+    "$'\\x63d' sub && git commit",
+    'g\\it push',
+  ])('%j may', (text) => expect(mayMoveDirectory(text)).toBe(true));
+  test.for([
+    'git status',
+    'git commit -m wip',
+    'git push origin main',
+    'git reset --hard HEAD~1',
+    'gh pr merge 7',
+  ])('%j cannot', (text) => expect(mayMoveDirectory(text)).toBe(false));
 });
