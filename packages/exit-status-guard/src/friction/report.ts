@@ -20,7 +20,7 @@ export interface Denial {
   label: 'exit-status-guard' | 'pipe-guard' | 'unlabelled';
   rule: DenyRule | 'unknown';
   gate: string | null;
-  next: 'rewritten' | 'overridden' | 'denied-again' | 'abandoned';
+  next: 'rewritten' | 'overridden' | 'denied-again' | 'moved-on' | 'abandoned';
 }
 
 /** What the report prints (or emits as JSON). */
@@ -129,6 +129,8 @@ export function buildReport(facts: TranscriptFacts[], options: ReportOptions): R
     if (!pluginMatches(label, options.plugin)) continue;
     const sameSession = byFile.get(call.file) ?? [];
     const after = sameSession.find((other) => other.order > call.order);
+    const gate = gatePattern.exec(reason)?.[1] ?? null;
+    // A rewrite still runs the gate; a next call that does not name it moved on to other work.
     const next: Denial['next'] =
       after === undefined
         ? 'abandoned'
@@ -136,19 +138,14 @@ export function buildReport(facts: TranscriptFacts[], options: ReportOptions): R
           ? 'denied-again'
           : overrideWords.test(after.command)
             ? 'overridden'
-            : 'rewritten';
-    denials.push({
-      call,
-      reason,
-      label,
-      rule: ruleOf(reason),
-      gate: gatePattern.exec(reason)?.[1] ?? null,
-      next,
-    });
+            : gate === null || after.command.includes(gate)
+              ? 'rewritten'
+              : 'moved-on';
+    denials.push({ call, reason, label, rule: ruleOf(reason), gate, next });
   }
   if (emptiedBy === null && denials.length === 0) emptiedBy = `--plugin ${options.plugin}`;
 
-  const afterDenial = { rewritten: 0, overridden: 0, 'denied-again': 0, abandoned: 0 };
+  const afterDenial = { rewritten: 0, overridden: 0, 'denied-again': 0, 'moved-on': 0, abandoned: 0 };
   for (const denial of denials) afterDenial[denial.next] += 1;
   return {
     transcripts: facts.length,
@@ -199,7 +196,7 @@ export function renderReport(report: Report, where: string, options: ReportOptio
   lines.push(
     `decisions analyzed: ${report.decisions} Bash calls (since ${options.since.label}${options.repo ? `, repo ~ ${options.repo}` : ''}, plugin ${options.plugin})`,
     `outcomes: ${report.denied} denied by this guard, ${report.deniedByOthers} denied by other hooks, ${report.notDenied} not denied`,
-    `after a denial: ${report.afterDenial.rewritten} rewritten, ${report.afterDenial.overridden} overridden, ${report.afterDenial['denied-again']} denied again, ${report.afterDenial.abandoned} abandoned`,
+    `after a denial: ${report.afterDenial.rewritten} rewritten, ${report.afterDenial.overridden} overridden, ${report.afterDenial['denied-again']} denied again, ${report.afterDenial['moved-on']} moved on, ${report.afterDenial.abandoned} abandoned`,
     'by rule:',
     ...table(report.byRule),
     `top gates whose status was being lost (top ${options.top}):`,
