@@ -21,6 +21,23 @@ export type Item =
     }
   | { kind: 'frame'; frame: Context; start: number; end: number; then: ListOp | null; placement: Placement };
 
+/** A simple command as a statement. */
+export function segmentItem(segment: Segment): Item {
+  return {
+    kind: 'segment',
+    segment,
+    start: segment.start,
+    end: segment.end,
+    then: segment.then,
+    placement: segment,
+  };
+}
+
+/** A compound command (a frame with its own placement) as a statement. */
+export function frameItem(frame: Context, placement: Placement): Item {
+  return { kind: 'frame', frame, start: frame.start, end: frame.end, then: placement.then, placement };
+}
+
 /** True when no statement of the frame at `parentLevel` of the chain starts after `frame` ends. */
 export function isLastIn(unit: Unit, frame: Context, parent: Context): boolean {
   for (const segment of unit.segments) {
@@ -42,26 +59,12 @@ export function itemsOf(unit: Unit, frame: Context): Item[] {
     if (at < 0) continue;
     const child = segment.context[at + 1];
     if (child === undefined) {
-      items.push({
-        kind: 'segment',
-        segment,
-        start: segment.start,
-        end: segment.end,
-        then: segment.then,
-        placement: segment,
-      });
+      items.push(segmentItem(segment));
       continue;
     }
     if (substitutionKinds.has(child.kind) || child.placement === null || seen.has(child.id)) continue;
     seen.add(child.id);
-    items.push({
-      kind: 'frame',
-      frame: child,
-      start: child.start,
-      end: child.end,
-      then: child.placement.then,
-      placement: child.placement,
-    });
+    items.push(frameItem(child, child.placement));
   }
   return items.sort((a, b) => a.start - b.start);
 }
@@ -84,27 +87,13 @@ const carryingKinds = new Set([
  */
 export function statusExit(unit: Unit, segment: Segment): { then: ListOp | null; statement: Item } {
   let then = segment.then;
-  let statement: Item = {
-    kind: 'segment',
-    segment,
-    start: segment.start,
-    end: segment.end,
-    then,
-    placement: segment,
-  };
+  let statement = segmentItem(segment);
   let last = segment.last;
   for (let i = segment.context.length - 1; i > 0 && last; i--) {
     const frame = segment.context[i] as Context;
     if (!carryingKinds.has(frame.kind) || frame.placement === null) break;
     then = frame.placement.then;
-    statement = {
-      kind: 'frame',
-      frame,
-      start: frame.start,
-      end: frame.end,
-      then,
-      placement: frame.placement,
-    };
+    statement = frameItem(frame, frame.placement);
     last = isLastIn(unit, frame, segment.context[i - 1] as Context);
   }
   return { then, statement };

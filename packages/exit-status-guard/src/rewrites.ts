@@ -1,6 +1,6 @@
 import type { Context } from '@kit/shell-segments';
 import { findStatusCaptures } from '@kit/shell-segments';
-import { type Item, itemsOf } from './frames.ts';
+import { frameItem, type Item, itemsOf, segmentItem } from './frames.ts';
 import type { Hit } from './hit.ts';
 import { type LogPath, shellQuote } from './log-path.ts';
 import type { Unit } from './unit.ts';
@@ -27,26 +27,12 @@ function stagesOf(unit: Unit, pipelineId: number): Item[] {
   const seen = new Set<number>();
   for (const segment of unit.segments) {
     if (segment.pipeline?.id === pipelineId) {
-      stages.push({
-        kind: 'segment',
-        segment,
-        start: segment.start,
-        end: segment.end,
-        then: segment.then,
-        placement: segment,
-      });
+      stages.push(segmentItem(segment));
     }
     for (const frame of segment.context) {
       if (frame.placement?.pipeline?.id === pipelineId && !seen.has(frame.id)) {
         seen.add(frame.id);
-        stages.push({
-          kind: 'frame',
-          frame,
-          start: frame.start,
-          end: frame.end,
-          then: frame.placement.then,
-          placement: frame.placement,
-        });
+        stages.push(frameItem(frame, frame.placement));
       }
     }
   }

@@ -1,42 +1,19 @@
 import type { Context, Segment } from '@kit/shell-segments';
-import { type Item, itemsOf, statusExit } from '../frames.ts';
+import { frameItem, type Item, itemsOf, segmentItem, statusExit } from '../frames.ts';
 import type { Hit } from '../hit.ts';
 import { isOptionOn } from '../shell-options.ts';
 import { allUnits, roleOf, type Unit } from '../unit.ts';
 
 /** The statement a `&` sends to the background with this segment in it, if any. */
 function backgroundedStatement(unit: Unit, segment: Segment): Item | null {
-  if (segment.background)
-    return {
-      kind: 'segment',
-      segment,
-      start: segment.start,
-      end: segment.end,
-      then: segment.then,
-      placement: segment,
-    };
+  if (segment.background) return segmentItem(segment);
   for (const frame of segment.context) {
     if (frame.placement?.background) {
-      return {
-        kind: 'frame',
-        frame,
-        start: frame.start,
-        end: frame.end,
-        then: frame.placement.then,
-        placement: frame.placement,
-      };
+      return frameItem(frame, frame.placement);
     }
     if (frame.owner !== undefined) {
       const owner = unit.segments.find((each) => each.index === frame.owner);
-      if (owner?.background)
-        return {
-          kind: 'segment',
-          segment: owner,
-          start: owner.start,
-          end: owner.end,
-          then: owner.then,
-          placement: owner,
-        };
+      if (owner?.background) return segmentItem(owner);
     }
   }
   return null;
@@ -133,15 +110,7 @@ export function findLostBackground(unit: Unit, runInBackground: boolean): Hit | 
 export function topStatement(unit: Unit, segment: Segment): Item {
   const main = segment.context[0] as Context;
   const child = segment.context[1];
-  if (child === undefined)
-    return {
-      kind: 'segment',
-      segment,
-      start: segment.start,
-      end: segment.end,
-      then: segment.then,
-      placement: segment,
-    };
+  if (child === undefined) return segmentItem(segment);
   const found = itemsOf(unit, main).find((item) => item.kind === 'frame' && item.frame.id === child.id);
   if (found) return found;
   // Inside a substitution of a top-level segment: that segment is the statement.

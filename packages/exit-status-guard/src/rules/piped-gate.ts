@@ -1,5 +1,5 @@
 import type { Context, Segment } from '@kit/shell-segments';
-import { type Item, isLastIn } from '../frames.ts';
+import { frameItem, type Item, isLastIn, segmentItem } from '../frames.ts';
 import type { Hit } from '../hit.ts';
 import { isOptionOnAt } from '../shell-options.ts';
 import { allUnits, type Unit } from '../unit.ts';
@@ -13,15 +13,7 @@ export function pipedStage(
   gate: Segment,
 ): { stage: Item; pipelineId: number; chain: Context[] } | null {
   if (gate.pipeline !== null && gate.pipeline.op !== null) {
-    const stage: Item = {
-      kind: 'segment',
-      segment: gate,
-      start: gate.start,
-      end: gate.end,
-      then: gate.then,
-      placement: gate,
-    };
-    return { stage, pipelineId: gate.pipeline.id, chain: gate.context };
+    return { stage: segmentItem(gate), pipelineId: gate.pipeline.id, chain: gate.context };
   }
   if (!gate.last) return null;
   for (let i = gate.context.length - 1; i > 0; i--) {
@@ -29,15 +21,11 @@ export function pipedStage(
     if (frame.kind !== 'subshell' && frame.kind !== 'group') return null;
     const placement = frame.placement;
     if (placement?.pipeline && placement.pipeline.op !== null) {
-      const stage: Item = {
-        kind: 'frame',
-        frame,
-        start: frame.start,
-        end: frame.end,
-        then: placement.then,
-        placement,
+      return {
+        stage: frameItem(frame, placement),
+        pipelineId: placement.pipeline.id,
+        chain: gate.context.slice(0, i),
       };
-      return { stage, pipelineId: placement.pipeline.id, chain: gate.context.slice(0, i) };
     }
     if (!isLastIn(unit, frame, gate.context[i - 1] as Context)) return null;
   }
