@@ -12,6 +12,7 @@ import {
   hasLoadedParser,
   installGuard,
   makeScratchProject,
+  readOption,
   replaceInstalledBundle,
   verdictOf,
 } from './scratch.mjs';
@@ -19,10 +20,7 @@ import {
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  return at === -1 ? fallback : args[at + 1];
-};
+const option = (name, fallback) => readOption(args, name, fallback);
 const runs = Number(option('--runs', '1'));
 const bundles = option('--bundles', undefined);
 const out = resolve(here, '..', option('--out', 'results/instructions.json'));

@@ -12,6 +12,7 @@ import {
   hasLoadedParser,
   installGuard,
   makeScratchProject,
+  readOption,
   replaceInstalledBundle,
   verdictOf,
 } from './scratch.mjs';
@@ -21,10 +22,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  return at === -1 ? fallback : args[at + 1];
-};
+const option = (name, fallback) => readOption(args, name, fallback);
 const runs = Number(option('--runs', '40'));
 const bundles = option('--bundles', undefined);
 const out = resolve(here, '..', option('--out', 'results/latest.json'));

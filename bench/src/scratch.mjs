@@ -204,3 +204,9 @@ export function verdictOf(result) {
   if (result.stdout.includes('"permissionDecision":"deny"')) return 'deny';
   return result.stdout === '' && result.status === 0 ? 'silent' : `other(${result.status})`;
 }
+
+/** The value after `--name` on the command line, or the fallback. */
+export function readOption(args, name, fallback) {
+  const at = args.indexOf(name);
+  return at === -1 ? fallback : args[at + 1];
+}

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { HookRuntime } from '@kit/fail-open';
 import type { GuardContext } from './guard-context.ts';
 
-function readText(path: string): string | null | undefined {
+/** A file's text; null when it does not exist, undefined when it exists but cannot be read. */
+export function readText(path: string): string | null | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {

@@ -1,15 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { CliIO } from '@kit/gate-approval';
+import { readText } from './context.ts';
 import { loadRegistry, type Registry, registryLists } from './registry.ts';
-
-function readText(path: string): string | null | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException | null)?.code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? null : undefined;
-  }
-}
 
 function registryIn(io: CliIO): Registry {
   return loadRegistry({ env: io.env, cwd: io.cwd, readText });
