@@ -2,6 +2,7 @@ import { isJsonObject, toHookInput } from './input.ts';
 import { readBoundedText } from './read-stdin.ts';
 import type { Evaluate, FailCause, HookOutput, HookRuntime, RunHookOptions } from './runtime-types.ts';
 import { appendTrace } from './trace.ts';
+import { writeOutput } from './write-output.ts';
 
 const defaultMaxStdinBytes = 4 * 1024 * 1024;
 const defaultBudgetMs = 3000;
@@ -50,8 +51,8 @@ export async function runHook<V>(evaluate: Evaluate<V>, options: RunHookOptions<
     output = noOpinion('threw');
   }
 
-  await writeFully(options.stdout ?? process.stdout, output.stdout);
-  await writeFully(options.stderr ?? process.stderr, output.stderr);
+  await writeOutput(options.stdout, 1, output.stdout);
+  await writeOutput(options.stderr, 2, output.stderr);
   if (ownsProcess) process.exitCode = output.exitCode;
 
   const traceFile = env.KIT_HOOKS_TRACE;
@@ -172,21 +173,4 @@ function isThenable<V>(value: V | Promise<V>): value is Promise<V> {
 
 function noOpinion(cause: FailCause): HookOutput {
   return { stdout: '', stderr: '', exitCode: 0, verdict: 'none', cause };
-}
-
-function writeFully(stream: NodeJS.WritableStream, text: string): Promise<void> {
-  if (text === '') return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      stream.removeListener('error', done);
-      resolve();
-    };
-    // EPIPE (the host went away) is not ours to report: there is no one left to read it.
-    stream.once('error', done);
-    try {
-      stream.write(text, () => done());
-    } catch {
-      done();
-    }
-  });
 }

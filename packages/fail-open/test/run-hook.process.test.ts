@@ -201,3 +201,39 @@ test('evaluate receives the payload with unknown fields kept and wrong-typed kno
     guard: 'fixture-guard',
   });
 });
+
+describe('the output goes straight to the file descriptors', () => {
+  const streamsLog = (): string => join(mkdtempSync(join(tmpdir(), 'kit-streams-')), 'built.log');
+  const builtStreams = (log: string): string[] => {
+    try {
+      return readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '');
+    } catch {
+      return [];
+    }
+  };
+
+  test.for([
+    ['a silent call', 'ls', 0, ''],
+    ['a deny', 'make test | tail -5', 0, 'fixture-guard: make test | tail -5'],
+    ['a refusal (stderr, exit 2)', 'refuse', 2, ''],
+  ] as const)('%s never builds process.stdout', ([, command, exitCode, reason]) => {
+    const log = streamsLog();
+    const run = runFixture('watches-streams.mjs', bashPayload(command), { FIXTURE_STREAMS_LOG: log });
+    expect(run.exitCode).toBe(exitCode);
+    expect(run.stdout).toBe(reason === '' ? '' : denyLine(reason));
+    expect(run.stderr).toBe(command === 'refuse' ? 'fixture-guard: refuse\n' : '');
+    expect(builtStreams(log)).toEqual([]);
+  });
+
+  test('an output larger than a pipe buffer arrives whole', () => {
+    const log = streamsLog();
+    const run = runFixture('watches-streams.mjs', payload, {
+      FIXTURE_STREAMS_LOG: log,
+      FIXTURE_REASON_BYTES: String(512 * 1024),
+    });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toBe(denyLine(`fixture-guard: make test | tail -5${'x'.repeat(512 * 1024)}`));
+  });
+});
