@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import { brotliCompressSync, constants } from 'node:zlib';
+import * as zlib from 'node:zlib';
 import type { Options } from 'tsup';
 
 // One shared build. Each package's tsup.config.ts is a one-liner over these.
@@ -26,6 +26,8 @@ export const bin = (entry: string[]): Options => ({
   clean: false,
 });
 
+const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 
 /**
@@ -46,14 +48,19 @@ const embedMvdanAsText: EsbuildPlugin = {
       // mvdan-sh as the package that holds require-mvdan.cjs resolves it: the version it pins.
       const sourcePath = createRequire(args.path).resolve('mvdan-sh');
       const source = await readFile(sourcePath, 'utf8');
-      const packed = brotliCompressSync(Buffer.from(source, 'utf8'), {
-        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: source.length },
+      const packed = zlib.brotliCompressSync(Buffer.from(source, 'utf8'), {
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length,
+        },
       });
       const embedded = {
         embedded: 'commonjs',
         name: 'mvdan-sh',
         brotliBase64: packed.toString('base64'),
         sourceHash: createHash('sha256').update(source).digest('hex'),
+        // Lets the code cache carry the source unpacked (src/embedded-module.ts); absent without zlib.crc32.
+        ...(crc32 === undefined ? {} : { sourceCrc32: crc32(Buffer.from(source, 'utf8')) }),
       };
       return {
         contents: `module.exports = function requireMvdan() { return ${JSON.stringify(embedded)}; };\n`,

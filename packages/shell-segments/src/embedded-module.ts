@@ -16,12 +16,13 @@ export interface EmbeddedModule {
   name: string; // mvdan-sh
   brotliBase64: string; // the source, brotli-compressed, base64-encoded
   sourceHash: string; // hex digest of the source, part of the code cache's file name
+  sourceCrc32?: number; // CRC-32 of the source's UTF-8 bytes: a cache file may then carry the source unpacked
 }
 
 /** An embedded module's exports, and the code cache step for after its first real use. */
 export interface LoadedModule {
   exports: unknown;
-  usedCodeCache: boolean; // false: compiled from source, so saveCodeCache has something to write
+  usedCodeCache: boolean; // false: compiled from packed source, so saveCodeCache has something to write
   /**
    * Writes V8's code cache for the module when this load could not use one (missing, stale,
    * rejected). Call it after a first real use, so the functions V8 compiled lazily are in it.
@@ -44,7 +45,7 @@ export function isEmbeddedModule(value: unknown): value is EmbeddedModule {
 }
 
 // Bump when the wrapper or the file layout changes: V8 checks only the source's length, not its text.
-const cacheFormat = 2;
+const cacheFormat = 3;
 
 /** The per-user folder for code caches under the OS temp folder: `kit-code-cache-<uid>`. */
 export function defaultCacheDir(): string {
@@ -65,14 +66,14 @@ export function loadEmbeddedModule(
 ): LoadedModule {
   const file = join(cacheDir, cacheFileName(embedded));
   const filename = join(cacheDir, `${embedded.name}.js`);
-  const cachedData = isOwnFolder(cacheDir) ? readCodeCache(file) : undefined;
-  const source = zlib.brotliDecompressSync(Buffer.from(embedded.brotliBase64, 'base64')).toString('utf8');
+  const cached = isOwnFolder(cacheDir) ? readCodeCache(file, embedded) : undefined;
+  const source = cached?.source ?? unpack(embedded);
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-  const script = compile(wrapped, filename, cachedData);
+  const script = compile(wrapped, filename, cached?.data);
   const module = { exports: {} as unknown };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run.call(module.exports, module.exports, createRequire(filename), module, filename, cacheDir);
-  const usedCodeCache = cachedData !== undefined && script.cachedDataRejected === false;
+  const usedCodeCache = cached !== undefined && script.cachedDataRejected === false;
   let saved = usedCodeCache;
   return {
     exports: module.exports,
@@ -80,9 +81,13 @@ export function loadEmbeddedModule(
     saveCodeCache: () => {
       if (saved) return;
       saved = true;
-      writeCodeCache(script, cacheDir, file);
+      writeCodeCache(script, source, embedded, cacheDir, file);
     },
   };
+}
+
+function unpack(embedded: EmbeddedModule): string {
+  return zlib.brotliDecompressSync(Buffer.from(embedded.brotliBase64, 'base64')).toString('utf8');
 }
 
 function cacheFileName(embedded: EmbeddedModule): string {
@@ -101,20 +106,35 @@ function compile(wrapped: string, filename: string, cachedData: Buffer | undefin
   return new Script(wrapped, { filename });
 }
 
-// A cache file is the CRC-32 of V8's data (4 bytes, big-endian), then the data. V8 checks its
-// version, flags and the data's length, but no checksum: a flipped byte crashes the process
-// (SIGSEGV), which no fail-open can catch. So the data reaches V8 only when its CRC matches.
-// zlib.crc32 rather than a SHA: node:crypto alone costs a hook ~3% of Node's start-up.
-const crcLength = 4;
+// A cache file is a header, then the module's source unpacked (when the bundle gives its CRC), then
+// V8's data. The header: the CRC-32 of V8's data and the source's length in bytes (4 bytes each,
+// big-endian). V8 checks its version, flags and the data's length, but no checksum: a flipped byte
+// crashes the process (SIGSEGV), which no fail-open can catch. So the data reaches V8 only when its
+// CRC matches, and the source is used only when its CRC is the bundle's own. The source rides
+// along because unpacking it (brotli) costs more than reading it. zlib.crc32 rather than a SHA:
+// node:crypto alone costs a hook ~3% of Node's start-up.
+const headerLength = 8;
 const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
 
-function readCodeCache(file: string): Buffer | undefined {
+interface CodeCache {
+  data: Buffer; // V8's code cache
+  source: string | undefined; // the module's source, when the file carries it
+}
+
+function readCodeCache(file: string, embedded: EmbeddedModule): CodeCache | undefined {
   if (crc32 === undefined) return undefined;
   try {
     const content = readFileSync(file);
-    if (content.length <= crcLength) return undefined;
-    const data = content.subarray(crcLength);
-    return crc32(data) === content.readUInt32BE(0) ? data : undefined;
+    if (content.length <= headerLength) return undefined;
+    const sourceLength = content.readUInt32BE(4);
+    const dataStart = headerLength + sourceLength;
+    if (dataStart >= content.length) return undefined;
+    const data = content.subarray(dataStart);
+    if (crc32(data) !== content.readUInt32BE(0)) return undefined;
+    if (sourceLength === 0) return { data, source: undefined };
+    const sourceBytes = content.subarray(headerLength, dataStart);
+    if (embedded.sourceCrc32 === undefined || crc32(sourceBytes) !== embedded.sourceCrc32) return undefined;
+    return { data, source: sourceBytes.toString('utf8') };
   } catch {
     return undefined;
   }
@@ -133,7 +153,13 @@ function isOwnFolder(dir: string): boolean {
   }
 }
 
-function writeCodeCache(script: Script, cacheDir: string, file: string): void {
+function writeCodeCache(
+  script: Script,
+  source: string,
+  embedded: EmbeddedModule,
+  cacheDir: string,
+  file: string,
+): void {
   // Several hooks may start together: each writes its own temp file and renames it into place,
   // so a reader sees a whole cache or none.
   if (crc32 === undefined) return;
@@ -142,9 +168,11 @@ function writeCodeCache(script: Script, cacheDir: string, file: string): void {
     mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     if (!isOwnFolder(cacheDir)) return;
     const data = script.createCachedData();
-    const header = Buffer.alloc(crcLength);
-    header.writeUInt32BE(crc32(data));
-    writeFileSync(temp, Buffer.concat([header, data]), { mode: 0o600 });
+    const sourceBytes = embedded.sourceCrc32 === undefined ? Buffer.alloc(0) : Buffer.from(source, 'utf8');
+    const header = Buffer.alloc(headerLength);
+    header.writeUInt32BE(crc32(data), 0);
+    header.writeUInt32BE(sourceBytes.length, 4);
+    writeFileSync(temp, Buffer.concat([header, sourceBytes, data]), { mode: 0o600 });
     renameSync(temp, file);
   } catch {
     try {

@@ -19,12 +19,19 @@ const sourceOf = (answer: string): string =>
   'exports.lazy = function () { return [1, 2, 3].map((n) => n * 2).join(","); };\n';
 
 const hashOf = (text: string): string => createHash('sha256').update(text).digest('hex');
+// As hookBundle builds it: with the source's CRC-32, so a cache file may carry the source unpacked.
 const embeddedOf = (source: string, sourceHash = hashOf(source)): EmbeddedModule => ({
   embedded: 'commonjs',
   name: 'demo',
   brotliBase64: brotliCompressSync(source).toString('base64'),
   sourceHash,
+  sourceCrc32: crc32(Buffer.from(source, 'utf8')),
 });
+// As a bundle built without zlib.crc32 has it: the cache file holds V8's data only.
+const withoutSourceCrc = (embedded: EmbeddedModule): EmbeddedModule => {
+  const { sourceCrc32: _, ...rest } = embedded;
+  return rest;
+};
 
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'kit-embedded-'));
@@ -61,7 +68,7 @@ describe('loadEmbeddedModule, in process', () => {
     const dir = join(tempDir(), 'cache');
     const loaded = loadAndSave(embeddedOf(sourceOf('a'), 'abc123'), dir);
     expect(loaded.usedCodeCache).toBe(false);
-    expect(cacheFiles(dir)).toEqual([`demo-abc123-f2-${process.version}-${process.arch}.v8cache`]);
+    expect(cacheFiles(dir)).toEqual([`demo-abc123-f3-${process.version}-${process.arch}.v8cache`]);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
   });
 
@@ -92,6 +99,33 @@ describe('loadEmbeddedModule, in process', () => {
       expect((loaded.exports as { lazy(): string }).lazy()).toBe('2,4,6');
       expect(readFileSync(file).equals(damaged)).toBe(false);
     });
+  });
+
+  test('the cache file carries the source when the bundle gives its CRC, and only then', () => {
+    const source = sourceOf('carried');
+    const withCrc = tempDir();
+    loadAndSave(embeddedOf(source), withCrc);
+    expect(readFileSync(onlyCacheFile(withCrc)).includes(source)).toBe(true);
+    const withoutCrc = tempDir();
+    loadAndSave(withoutSourceCrc(embeddedOf(source)), withoutCrc);
+    expect(readFileSync(onlyCacheFile(withoutCrc)).includes(source)).toBe(false);
+    expect(loadAndSave(withoutSourceCrc(embeddedOf(source)), withoutCrc).usedCodeCache).toBe(true);
+  });
+
+  test("a carried source that is not the bundle's (V8 data intact) is ignored and rewritten", () => {
+    const dir = tempDir();
+    const source = sourceOf('mine');
+    const embedded = embeddedOf(source);
+    loadAndSave(embedded, dir);
+    const file = onlyCacheFile(dir);
+    const content = readFileSync(file);
+    const at = content.indexOf('mine');
+    content.write('evil', at); // same length: only the source's CRC can tell
+    writeFileSync(file, content);
+    const loaded = loadAndSave(embedded, dir);
+    expect(loaded.usedCodeCache).toBe(false);
+    expect((loaded.exports as { answer: string }).answer).toBe('mine');
+    expect(readFileSync(file).includes('evil')).toBe(false);
   });
 
   test('an unwritable cache folder: the module still loads and saving does not throw', () => {
@@ -151,7 +185,7 @@ describe('loadEmbeddedModule, one process per load', () => {
   function load(embedded: EmbeddedModule, dir: string): { usedCodeCache: boolean; answer: string } {
     const described = join(dir, '..', `${embedded.sourceHash}.json`);
     writeFileSync(described, JSON.stringify(embedded));
-    const result = spawnSync(process.execPath, [join(probeDir, 'probe.mjs'), described, dir], {
+    const result = spawnSync(process.execPath, [join(probeDir, 'probe.cjs'), described, dir], {
       encoding: 'utf8',
     });
     expect(result.stderr).toBe('');
@@ -174,24 +208,38 @@ describe('loadEmbeddedModule, one process per load', () => {
     load(embedded, dir);
     const file = onlyCacheFile(dir);
     const foreign = new Script('globalThis.other = 1;').createCachedData();
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(foreign));
-    writeFileSync(file, Buffer.concat([crc, foreign]));
+    const header = Buffer.alloc(8); // the CRC of V8's data, and no source
+    header.writeUInt32BE(crc32(foreign), 0);
+    writeFileSync(file, Buffer.concat([header, foreign]));
     expect(load(embedded, dir)).toEqual({ usedCodeCache: false, answer: 'a' });
     expect(load(embedded, dir)).toEqual({ usedCodeCache: true, answer: 'a' });
   });
 
   // V8 checks a cache against the source's length only. With the same length and the same name,
-  // the OLD code runs (the control); the source hash in the name is what keeps a stale cache out.
+  // and no source CRC to compare, the OLD code runs (the control); the source hash in the name is
+  // what keeps a stale cache out, and a carried source's CRC keeps it out a second way.
   test('a stale cache (same-length source, new hash) is not used: the new code runs', () => {
     const dir = cacheDir();
-    load(embeddedOf(sourceOf('old'), 'one-name'), dir);
-    expect(load(embeddedOf(sourceOf('new'), 'one-name'), dir)).toEqual({
+    load(withoutSourceCrc(embeddedOf(sourceOf('old'), 'one-name')), dir);
+    expect(load(withoutSourceCrc(embeddedOf(sourceOf('new'), 'one-name')), dir)).toEqual({
       usedCodeCache: true,
       answer: 'old',
     });
     const fresh = embeddedOf(sourceOf('new'));
     expect(load(fresh, dir)).toEqual({ usedCodeCache: false, answer: 'new' });
     expect(load(fresh, dir)).toEqual({ usedCodeCache: true, answer: 'new' });
+  });
+
+  test("a stale cache under the same name is caught by the carried source's CRC: the new code runs", () => {
+    const dir = cacheDir();
+    load(embeddedOf(sourceOf('old'), 'one-name'), dir);
+    expect(load(embeddedOf(sourceOf('new'), 'one-name'), dir)).toEqual({
+      usedCodeCache: false,
+      answer: 'new',
+    });
+    expect(load(embeddedOf(sourceOf('new'), 'one-name'), dir)).toEqual({
+      usedCodeCache: true,
+      answer: 'new',
+    });
   });
 });
