@@ -73,23 +73,20 @@ const embedMvdanAsText: EsbuildPlugin = {
 };
 
 /**
- * A guard's hook bundle: one self-contained, minified ESM file with every dependency inlined, so
- * the host resolves no module on the hot path and the file can be copied anywhere by `install`.
- * mvdan-sh rides along as text (see embedMvdanAsText).
+ * A guard's hook bundle: one self-contained, minified CommonJS file with every dependency inlined,
+ * so the host resolves no module on the hot path and the file can be copied anywhere by `install`.
+ * CommonJS rather than an ES module: node starts a .cjs file about 4 ms sooner (no ESM loader), on
+ * every tool call. mvdan-sh rides along as text (see embedMvdanAsText).
  */
 export const hookBundle = (entry: Record<string, string>): Options => ({
   ...common,
   entry,
-  format: ['esm'],
+  format: ['cjs'],
   dts: false,
   clean: false,
   sourcemap: false,
   minify: true,
   noExternal: [/.*/],
   esbuildPlugins: [embedMvdanAsText],
-  outExtension: () => ({ js: '.mjs' }),
-  // Any inlined CommonJS dependency needs a real `require` in an ES module.
-  banner: {
-    js: "import { createRequire as __kitCreateRequire } from 'node:module'; const require = __kitCreateRequire(import.meta.url);",
-  },
+  outExtension: () => ({ js: '.cjs' }),
 });

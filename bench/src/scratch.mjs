@@ -49,7 +49,9 @@ export function makeScratchProject() {
   chmodSync(join(bin, 'dnx'), 0o755);
   const git = spawnSync('git', ['init', '-q', project]);
   if (git.status !== 0) throw new Error(`git init failed: ${git.stderr}`);
-  const floorScript = join(base, 'floor.mjs');
+  // The floor: node running an empty CommonJS script that reads stdin, the plainest start there is
+  // (an .mjs floor would add the ES module loader, about 4 ms, and flatter every ratio).
+  const floorScript = join(base, 'floor.cjs');
   writeFileSync(floorScript, "process.stdin.resume();\nprocess.stdin.on('end', () => {});\n");
   return { base, project, home, bin, temp, floorScript };
 }
@@ -75,13 +77,13 @@ export function installGuard(root, guard, scratch) {
 }
 
 /**
- * Swaps the bundle `install` copied for another build of the same guard (`<dir>/<guard>.mjs`), so
+ * Swaps the bundle `install` copied for another build of the same guard (`<dir>/<guard>.cjs`), so
  * two builds can be compared in one run under the same load. The settings entry stays as installed.
  */
 export function replaceInstalledBundle(handler, guard, dir) {
-  const installed = handler.args.find((arg) => arg.endsWith(`${guard}.mjs`));
-  if (installed === undefined) throw new Error(`${guard}: no .mjs among the handler's args ${handler.args}`);
-  copyFileSync(join(dir, `${guard}.mjs`), installed);
+  const installed = handler.args.find((arg) => arg.endsWith(`${guard}.cjs`));
+  if (installed === undefined) throw new Error(`${guard}: no .cjs among the handler's args ${handler.args}`);
+  copyFileSync(join(dir, `${guard}.cjs`), installed);
 }
 
 // Where a hook bundle keeps mvdan-sh's code cache (see @kit/shell-segments src/embedded-module.ts).

@@ -11,7 +11,7 @@ export interface GuardedProject {
   guard: GuardName;
   project: string;
   home: string;
-  bundle: string; // <project>/.claude/hooks/<guard>.mjs
+  bundle: string; // <project>/.claude/hooks/<guard>.cjs
   settingsFile: string; // <project>/.claude/settings.json
   installOutput: CommandResult;
   /** Runs the guard's CLI in the project (npx or the installed bin, as the kit came). */
@@ -32,7 +32,7 @@ export async function installInScratchProject(
     guard,
     project,
     home,
-    bundle: join(project, '.claude', 'hooks', `${guard}.mjs`),
+    bundle: join(project, '.claude', 'hooks', `${guard}.cjs`),
     settingsFile: join(project, '.claude', 'settings.json'),
     installOutput,
     cli: (args, env) => runGuardCli(source, guard, args, { ...place, env }),

@@ -21,7 +21,7 @@ export function guardDefinition(): GuardDefinition {
     description:
       'Denies a Bash command whose exit status is the answer and gets discarded (piped, backgrounded, sequenced before a state change).',
     matcher: 'Bash',
-    bundle: fileURLToPath(new URL('./hook.mjs', import.meta.url)),
+    bundle: fileURLToPath(new URL('./hook.cjs', import.meta.url)),
     switches: [
       {
         name: 'EXIT_STATUS_GUARD_REGISTRY',

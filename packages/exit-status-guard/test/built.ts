@@ -2,11 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The built files the host and the user run. */
-export const builtHook: string = fileURLToPath(new URL('../dist/hook.mjs', import.meta.url));
+export const builtHook: string = fileURLToPath(new URL('../dist/hook.cjs', import.meta.url));
 export const builtCli: string = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 export const parserProbe: string = fileURLToPath(new URL('./fixtures/parser-probe.mjs', import.meta.url));
 
-/** Runs the built hook bundle as Claude Code does: `node hook.mjs`, the payload on stdin. */
+/** Runs the built hook bundle as Claude Code does: `node hook.cjs`, the payload on stdin. */
 export function runBuiltHook(
   payload: unknown,
   env: Record<string, string> = {},

@@ -79,7 +79,7 @@ describe('the built bin, as a process', () => {
   test('install --project copies the bundle and wires it; the installed hook denies make test | tail -5', () => {
     const install = run('install', '--project');
     expect(install.status, install.stderr).toBe(0);
-    const bundle = join(project, '.claude', 'hooks', 'exit-status-guard.mjs');
+    const bundle = join(project, '.claude', 'hooks', 'exit-status-guard.cjs');
     expect(existsSync(bundle)).toBe(true);
     const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8'));
     const handler = settings.hooks.PreToolUse[0];
@@ -107,7 +107,7 @@ describe('the built bin, as a process', () => {
   });
   test('uninstall --project removes it', () => {
     expect(run('uninstall', '--project').status).toBe(0);
-    expect(existsSync(join(project, '.claude', 'hooks', 'exit-status-guard.mjs'))).toBe(false);
+    expect(existsSync(join(project, '.claude', 'hooks', 'exit-status-guard.cjs'))).toBe(false);
   });
   test('hook reads stdin like the bundle', () => {
     const payload = {

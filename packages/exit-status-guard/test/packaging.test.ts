@@ -70,8 +70,8 @@ describe('the packed tarball', () => {
     expect(registry.gates.length).toBeGreaterThan(0);
   });
   test('the hook bundle ships and denies the positive control from a copy elsewhere (registry inlined)', () => {
-    const copy = join(work, 'copied-hook.mjs');
-    writeFileSync(copy, readFileSync(join(installed, 'dist', 'hook.mjs')));
+    const copy = join(work, 'copied-hook.cjs');
+    writeFileSync(copy, readFileSync(join(installed, 'dist', 'hook.cjs')));
     const payload = {
       session_id: 's',
       cwd: work,

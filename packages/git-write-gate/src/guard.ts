@@ -18,8 +18,8 @@ export const guardDefinition: GuardDefinition = {
     'Denies the git writes that corrupt shared checkouts in repositories the kit manages, and names the replacement.',
   matcher: 'Bash',
   strictMode: true,
-  // From dist/cli.js and from src/guard.ts alike, the bundle is dist/hook.mjs of this package.
-  bundle: fileURLToPath(new URL('../dist/hook.mjs', import.meta.url)),
+  // From dist/cli.js and from src/guard.ts alike, the bundle is dist/hook.cjs of this package.
+  bundle: fileURLToPath(new URL('../dist/hook.cjs', import.meta.url)),
   switches: [
     {
       name: 'GIT_GATE',

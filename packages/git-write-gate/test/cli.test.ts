@@ -42,7 +42,7 @@ describe('the shared CLI, wired for this gate', () => {
     expect(handler).toEqual({
       type: 'command',
       command: 'node',
-      args: [join(fixtures.plain, '.claude/hooks/git-write-gate.mjs')],
+      args: [join(fixtures.plain, '.claude/hooks/git-write-gate.cjs')],
       timeout: 5,
     });
   });

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { makeFixtures } from './fixtures.ts';
 
-const builtHook = fileURLToPath(new URL('../dist/hook.mjs', import.meta.url));
+const builtHook = fileURLToPath(new URL('../dist/hook.cjs', import.meta.url));
 let fixtures: ReturnType<typeof makeFixtures>;
 beforeAll(() => {
   if (!existsSync(builtHook))
@@ -15,7 +15,7 @@ beforeAll(() => {
 });
 afterAll(() => fixtures.cleanup());
 
-/** Runs the built bundle as the host does: `node dist/hook.mjs`, the payload on stdin. */
+/** Runs the built bundle as the host does: `node dist/hook.cjs`, the payload on stdin. */
 function runBuiltHook(
   payload: unknown,
   env: Record<string, string> = {},

@@ -81,7 +81,7 @@ test('the packed hook bundle denies a write in a managed repository, standing al
     tool_input: { command: 'git push' },
     cwd: repository,
   };
-  const hook = join(installed, 'node_modules', '@kit', 'git-write-gate', 'dist', 'hook.mjs');
+  const hook = join(installed, 'node_modules', '@kit', 'git-write-gate', 'dist', 'hook.cjs');
   const result = spawnSync(process.execPath, [hook], {
     input: JSON.stringify(payload),
     encoding: 'utf8',
@@ -95,7 +95,7 @@ test('the tarball holds dist and the manifest, not the sources or tests', () => 
   const tarball =
     readdirSync(join(scratch, 'tarballs')).find((file) => file.startsWith('kit-git-write-gate-')) ?? '';
   const listing = execFileSync('tar', ['-tzf', join(scratch, 'tarballs', tarball)], { encoding: 'utf8' });
-  expect(listing).toContain('package/dist/hook.mjs');
+  expect(listing).toContain('package/dist/hook.cjs');
   expect(listing).toContain('package/dist/cli.js');
   expect(listing).toContain('package/README.md');
   expect(listing).not.toContain('package/src/');

@@ -40,7 +40,7 @@ export const guardDefinition: GuardDefinition = {
   description:
     'Denies a whole-file Read of C# source where RoselineMCP can answer, and names the roseline tool to use.',
   matcher: 'Read',
-  bundle: fileURLToPath(new URL('dist/hook.mjs', packageRoot)),
+  bundle: fileURLToPath(new URL('dist/hook.cjs', packageRoot)),
   switches: [
     {
       name: switchName,

@@ -4,9 +4,9 @@ import { realContext } from './context.ts';
 import { evaluate } from './evaluate.ts';
 import { guardName } from './reasons.ts';
 
-// The bundle entry (dist/hook.mjs): the host runs it for every Read. No onFailOpen: strict mode
+// The bundle entry (dist/hook.cjs): the host runs it for every Read. runHook never rejects. No onFailOpen: strict mode
 // does not apply to this guard, so every failure is no opinion.
-await runHook((input, runtime) => evaluate(input, realContext(runtime)), {
+void runHook((input, runtime) => evaluate(input, realContext(runtime)), {
   guard: guardName,
   encode: encodeVerdict,
 });

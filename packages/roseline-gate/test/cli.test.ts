@@ -38,13 +38,13 @@ describe('the shared CLI over this guard', () => {
           {
             type: 'command',
             command: 'node',
-            args: [path.join(dir, '.claude', 'hooks', 'roseline-gate.mjs')],
+            args: [path.join(dir, '.claude', 'hooks', 'roseline-gate.cjs')],
             timeout: 5,
           },
         ],
       },
     ]);
-    expect(readFileSync(path.join(dir, '.claude', 'hooks', 'roseline-gate.mjs'), 'utf8')).toBe(
+    expect(readFileSync(path.join(dir, '.claude', 'hooks', 'roseline-gate.cjs'), 'utf8')).toBe(
       readFileSync(guardDefinition.bundle, 'utf8'),
     );
   });
@@ -79,7 +79,7 @@ describe('the shared CLI over this guard', () => {
   test('the definition: matcher Read, the switch documented, the bundle in dist', () => {
     expect(guardDefinition.matcher).toBe('Read');
     expect(guardDefinition.switches.map((s) => s.name)).toEqual(['ROSELINE_GATE']);
-    expect(path.basename(guardDefinition.bundle)).toBe('hook.mjs');
+    expect(path.basename(guardDefinition.bundle)).toBe('hook.cjs');
     expect(path.basename(path.dirname(guardDefinition.bundle))).toBe('dist');
   });
 });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { filesBelow, readCall, stubLauncherFolder, tempFolder, tempTree } from './helpers.ts';
 
-const builtHook = fileURLToPath(new URL('../dist/hook.mjs', import.meta.url));
+const builtHook = fileURLToPath(new URL('../dist/hook.cjs', import.meta.url));
 
 /** The built bundle as the host runs it: JSON on stdin, an env of the test's making (PATH, temp folder). */
 function runBuiltHook(payload: unknown, env: Record<string, string>) {
@@ -46,7 +46,7 @@ beforeAll(() => {
     );
 });
 
-describe('dist/hook.mjs as a process', () => {
+describe('dist/hook.cjs as a process', () => {
   test('the positive control: a .cs Read is denied with the exact wire JSON, exit 0', () => {
     const root = tempTree({ 'App.csproj': '', 'Program.cs': '' });
     const temp = tempFolder('rg-tmp-');

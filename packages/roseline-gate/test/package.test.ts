@@ -69,7 +69,7 @@ describe('the packed tarball', () => {
       'README.md',
       'package.json',
       'dist/cli.js',
-      'dist/hook.mjs',
+      'dist/hook.cjs',
       'dist/index.js',
       'dist/index.cjs',
       'dist/index.d.ts',

@@ -23,7 +23,7 @@ test('a self-contained bundle of dist/index.js inlines mvdan-sh and parses from 
   );
   // The same options a guard's tsup.config.ts uses for its hook bundle.
   await build({ ...hookBundle({ hook: entry }), outDir: dir, config: false, silent: true });
-  const outfile = join(dir, 'hook.mjs');
+  const outfile = join(dir, 'hook.cjs');
   const result = spawnSync(process.execPath, [outfile], { cwd: dir, encoding: 'utf8' });
   expect(result.stderr).toBe('');
   expect(JSON.parse(result.stdout)).toEqual(['git push', 'tail']);

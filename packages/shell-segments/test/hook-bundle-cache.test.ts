@@ -33,8 +33,8 @@ beforeAll(async () => {
       `console.log(JSON.stringify(outcome.ok ? outcome.segments.map(headText) : outcome.reason));\n`,
   );
   await build({ ...hookBundle({ hook: entry }), outDir: bundleDir, config: false, silent: true });
-  hook = join(mkdtempSync(join(bundleDir, 'bare-')), 'hook.mjs');
-  writeFileSync(hook, readFileSync(join(bundleDir, 'hook.mjs')));
+  hook = join(mkdtempSync(join(bundleDir, 'bare-')), 'hook.cjs');
+  writeFileSync(hook, readFileSync(join(bundleDir, 'hook.cjs')));
 }, 30_000);
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 

@@ -36,7 +36,7 @@ export async function doctorCommand(guard: GuardDefinition, argv: string[], io: 
 }
 
 async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO): Promise<Check[]> {
-  const where = locate(guard.name, scope, io);
+  const where = locate(guard, scope, io);
   const settings = await readSettings(where.settingsPath);
   if (!settings.ok) return [{ ok: false, text: settings.message }];
   const installHint = `run \`${guard.name} install --${scope}\``;

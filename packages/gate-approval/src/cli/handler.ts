@@ -25,23 +25,25 @@ export function buildHandler(bundlePath: string, strict: boolean): CommandHandle
   return handler;
 }
 
+// A bundle is CommonJS (.cjs, the kit's guards) or an ES module (.mjs): install keeps its extension.
+const bundleExtensions = ['.cjs', '.mjs', '.js'];
+
 /**
- * True for a handler this guard wrote, in any form it has had: exec form with `<guard>.mjs` as an
- * argument, a shell-form command naming `<guard>.mjs`, or a command running `<guard> hook` (the bin).
+ * True for a handler this guard wrote, in any form it has had: exec form with its bundle
+ * `<guard>.cjs` (or `.mjs`, `.js`) as an argument, a shell-form command naming that file,
+ * or a command running `<guard> hook` (the bin).
  */
 export function isOwnHandler(guardName: string, handler: unknown): boolean {
   if (!isObject(handler)) return false;
-  const file = `${guardName}.mjs`;
-  if (
-    Array.isArray(handler.args) &&
-    handler.args.some((arg) => typeof arg === 'string' && baseName(arg) === file)
-  ) {
+  const files = bundleExtensions.map((extension) => `${guardName}${extension}`);
+  const isBundle = (path: string): boolean => files.includes(baseName(path));
+  if (Array.isArray(handler.args) && handler.args.some((arg) => typeof arg === 'string' && isBundle(arg))) {
     return true;
   }
   if (typeof handler.command !== 'string') return false;
   const words = handler.command.split(/[\s"']+/).filter((word) => word !== '');
   return words.some(
-    (word, index) => baseName(word) === file || (baseName(word) === guardName && words[index + 1] === 'hook'),
+    (word, index) => isBundle(word) || (baseName(word) === guardName && words[index + 1] === 'hook'),
   );
 }
 

@@ -31,7 +31,7 @@ export async function installCommand(guard: GuardDefinition, argv: string[], io:
     );
   }
   const dryRun = parsed.flags.has('--dry-run');
-  const where = locate(guard.name, scope, io);
+  const where = locate(guard, scope, io);
 
   const bytes = await readBundleSource(guard.bundle);
   if (!Buffer.isBuffer(bytes)) return fail(io, `install: ${bytes.error}`);

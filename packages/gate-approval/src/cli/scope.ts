@@ -1,5 +1,5 @@
-import { join } from 'node:path';
-import type { CliIO } from '../guard-definition.ts';
+import { extname, join } from 'node:path';
+import type { CliIO, GuardDefinition } from '../guard-definition.ts';
 
 /** Which settings file a command works on. */
 export type Scope = 'user' | 'project' | 'local';
@@ -8,7 +8,7 @@ export type Scope = 'user' | 'project' | 'local';
 export interface ScopeLocations {
   scope: Scope;
   settingsPath: string; // ~/.claude/settings.json | <cwd>/.claude/settings.json | <cwd>/.claude/settings.local.json
-  bundlePath: string; // ~/.claude/hooks/<guard>.mjs | <cwd>/.claude/hooks/<guard>.mjs
+  bundlePath: string; // ~/.claude/hooks/<guard>.cjs | <cwd>/.claude/hooks/<guard>.cjs (the built bundle's extension)
   siblingSettingsPaths: string[]; // other settings files that may point at the same bundle
 }
 
@@ -22,10 +22,17 @@ export function scopeFromFlags(flags: Set<string>): Scope | { error: string } {
   return chosen.length === 0 ? 'user' : (chosen[0]?.slice(2) as Scope);
 }
 
-/** Where a scope keeps the settings file and the guard's bundle. */
-export function locate(guardName: string, scope: Scope, io: CliIO): ScopeLocations {
+/**
+ * Where a scope keeps the settings file and the guard's bundle. The copy keeps the built bundle's
+ * extension: it tells node whether the file is CommonJS (.cjs) or an ES module (.mjs).
+ */
+export function locate(
+  guard: Pick<GuardDefinition, 'name' | 'bundle'>,
+  scope: Scope,
+  io: CliIO,
+): ScopeLocations {
   const claudeDir = scope === 'user' ? join(io.home, '.claude') : join(io.cwd, '.claude');
-  const bundlePath = join(claudeDir, 'hooks', `${guardName}.mjs`);
+  const bundlePath = join(claudeDir, 'hooks', `${guard.name}${extname(guard.bundle) || '.cjs'}`);
   const projectSettings = join(claudeDir, 'settings.json');
   const localSettings = join(claudeDir, 'settings.local.json');
   if (scope === 'user') return { scope, settingsPath: projectSettings, bundlePath, siblingSettingsPaths: [] };

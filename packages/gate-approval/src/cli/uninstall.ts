@@ -25,7 +25,7 @@ export async function uninstallCommand(guard: GuardDefinition, argv: string[], i
   }
   const scope = scopeFromFlags(parsed.flags);
   if (typeof scope !== 'string') return fail(io, `uninstall: ${scope.error}`);
-  const where = locate(guard.name, scope, io);
+  const where = locate(guard, scope, io);
 
   const settings = await readSettings(where.settingsPath);
   if (!settings.ok) return fail(io, `uninstall: ${settings.message}`);
