@@ -1,5 +1,7 @@
-// The slice of mvdan/sh's syntax tree (mvdan.cc/sh/v3/syntax, as compiled by GopherJS) that the
-// segmenter reads. Field names are Go's; slices arrive as JS arrays, nil as null.
+// mvdan/sh's syntax tree (mvdan.cc/sh/v3/syntax, as compiled by GopherJS) as its wrapped JS API
+// hands it out: what parseTree returns and the tests read. Field names are Go's; slices arrive as JS
+// arrays, nil as null. The segmenter reads a plain copy instead (syntax-tree.ts): every read here
+// goes through GopherJS's wrappers.
 
 /** A position in the source: a BYTE offset into its UTF-8 encoding. */
 export interface ShPos {

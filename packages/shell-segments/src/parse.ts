@@ -1,6 +1,7 @@
-import { loadSyntax, parseTree, resetParser } from './load-parser.ts';
+import { parseTree, resetParser } from './load-parser.ts';
 import { byteToIndex, toWellFormed } from './offsets.ts';
 import { Segmenter } from './segmenter.ts';
+import { readTree } from './syntax-tree.ts';
 import type { ParseOptions, ParseOutcome } from './types.ts';
 
 /** The length limit when the caller sets none: 64 Ki characters. */
@@ -42,8 +43,8 @@ export function parse(command: string, options?: ParseOptions): ParseOutcome {
     } catch (error) {
       return { ok: false, reason: 'syntax', message: describeParseError(error) };
     }
-    const segmenter = new Segmenter(command, byteToIndex(wellFormed), (node) => loadSyntax().NodeType(node));
-    return { ok: true, segments: segmenter.segmentsOf(file), source: command };
+    const tree = readTree(file, byteToIndex(wellFormed));
+    return { ok: true, segments: new Segmenter(command).segmentsOf(tree), source: command };
   } catch (error) {
     // Not a syntax error: the parser or the walker failed (a stack overflow on deep nesting, a bug).
     // Still a value, and the next call starts from a fresh parser.

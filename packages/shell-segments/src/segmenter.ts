@@ -1,36 +1,4 @@
-import type {
-  ShArithmCmd,
-  ShArithmExp,
-  ShArithmOperation,
-  ShAssign,
-  ShBinaryCmd,
-  ShCallExpr,
-  ShCaseClause,
-  ShCmdSubst,
-  ShCoprocClause,
-  ShDblQuoted,
-  ShDeclClause,
-  ShFile,
-  ShForClause,
-  ShFuncDecl,
-  ShIfClause,
-  ShLetClause,
-  ShLit,
-  ShNode,
-  ShParamExp,
-  ShParenTest,
-  ShPos,
-  ShProcSubst,
-  ShRedirect,
-  ShSglQuoted,
-  ShStmt,
-  ShStmtList,
-  ShTestClause,
-  ShTestOperation,
-  ShTimeClause,
-  ShWhileClause,
-  ShWord,
-} from './mvdan-nodes.ts';
+import type * as sh from './syntax-tree.ts';
 import { binaryCmdOps, procSubstOps, redirectOps, testOpLengths } from './operators.ts';
 import { decodeAnsiC, isExpandingLiteral, unescapeDoubleQuoted, unescapeUnquoted } from './quote-removal.ts';
 import type { Assign, Context, ContextKind, ListOp, Placement, Redirect, Segment, Word } from './types.ts';
@@ -109,14 +77,10 @@ export class Segmenter {
   private frameCount = 0;
   private pipelineCount = 0;
 
-  constructor(
-    private readonly source: string,
-    private readonly toIndex: (byteOffset: number) => number,
-    private readonly kindOf: (node: ShNode) => string,
-  ) {}
+  constructor(private readonly source: string) {}
 
-  /** The segments of a parsed file, in document order. */
-  segmentsOf(file: ShFile): Segment[] {
+  /** The segments of a parsed file (read by readTree, over the same source), in document order. */
+  segmentsOf(file: sh.File): Segment[] {
     const main = this.frame('main', 0, this.source.length, null);
     this.list(file.Stmts, [main]);
     const ordered = this.drafts
@@ -148,12 +112,8 @@ export class Segmenter {
     return segments;
   }
 
-  private at(pos: ShPos): number {
-    return this.toIndex(pos.Offset());
-  }
-
-  private spanOf(node: ShNode): [number, number] {
-    return [this.at(node.Pos()), this.at(node.End())];
+  private spanOf(node: sh.Node): [number, number] {
+    return [node.pos, node.end];
   }
 
   private frame(kind: ContextKind, start: number, end: number, placement: Placement | null): Context {
@@ -162,21 +122,21 @@ export class Segmenter {
     return context;
   }
 
-  private listFrame(kind: ContextKind, stmts: ShStmt[], fallback: ShNode, placement: Placement): Context {
+  private listFrame(kind: ContextKind, stmts: sh.Stmt[], fallback: sh.Node, placement: Placement): Context {
     const first = stmts[0];
     const last = stmts[stmts.length - 1];
-    const [start, end] = first && last ? [this.at(first.Pos()), this.at(last.End())] : this.spanOf(fallback);
+    const [start, end] = first && last ? [first.pos, last.end] : this.spanOf(fallback);
     return this.frame(kind, start, end, { ...placement });
   }
 
   // ---- statements and lists ----
 
-  private list(stmts: ShStmt[], chain: Context[]): void {
+  private list(stmts: sh.Stmt[], chain: Context[]): void {
     stmts.forEach((stmt, i) => {
       const hasNext = i < stmts.length - 1;
       const then: ListOp | null = stmt.Background
         ? '&'
-        : stmt.Semicolon.IsValid()
+        : stmt.Semicolon !== null
           ? ';'
           : hasNext
             ? 'newline'
@@ -191,9 +151,9 @@ export class Segmenter {
     });
   }
 
-  private statement(stmt: ShStmt, chain: Context[], placement: Placement, last: boolean): void {
+  private statement(stmt: sh.Stmt, chain: Context[], placement: Placement, last: boolean): void {
     const cmd = stmt.Cmd;
-    const kind = cmd === null ? 'CallExpr' : this.kindOf(cmd);
+    const kind = cmd === null ? 'CallExpr' : cmd.kind;
     switch (kind) {
       case 'CallExpr':
       case 'DeclClause':
@@ -203,25 +163,25 @@ export class Segmenter {
         this.simple(stmt, kind, chain, placement, last);
         return;
       case 'BinaryCmd':
-        this.binary(stmt, cmd as ShBinaryCmd, chain, placement, last);
+        this.binary(stmt, cmd as sh.BinaryCmd, chain, placement, last);
         return;
       case 'TimeClause': {
         // `time` is a keyword: the timed statement stands in its place in the list.
-        const timed = (cmd as ShTimeClause).Stmt;
+        const timed = (cmd as sh.TimeClause).Stmt;
         if (timed)
           this.statement(timed, chain, { ...placement, negated: placement.negated || timed.Negated }, last);
         break;
       }
       default:
-        this.compound(cmd as ShNode, kind, chain, placement);
+        this.compound(cmd as sh.Node, kind, chain, placement);
     }
     const scope: Scope = { chain, owner: null, inHeredoc: false };
     for (const redirect of stmt.Redirs) this.redirect(redirect, scope);
   }
 
   private binary(
-    stmt: ShStmt,
-    cmd: ShBinaryCmd,
+    stmt: sh.Stmt,
+    cmd: sh.BinaryCmd,
     chain: Context[],
     placement: Placement,
     last: boolean,
@@ -238,7 +198,7 @@ export class Segmenter {
       );
       return;
     }
-    const stages: ShStmt[] = [];
+    const stages: sh.Stmt[] = [];
     const pipes: ('|' | '|&')[] = [];
     this.flattenPipeline(stmt, stages, pipes);
     const id = this.pipelineCount;
@@ -250,12 +210,11 @@ export class Segmenter {
     });
   }
 
-  private flattenPipeline(stmt: ShStmt, stages: ShStmt[], pipes: ('|' | '|&')[]): void {
+  private flattenPipeline(stmt: sh.Stmt, stages: sh.Stmt[], pipes: ('|' | '|&')[]): void {
     const cmd = stmt.Cmd;
-    const op =
-      cmd !== null && this.kindOf(cmd) === 'BinaryCmd' ? binaryCmdOps[(cmd as ShBinaryCmd).Op] : undefined;
+    const op = cmd !== null && cmd.kind === 'BinaryCmd' ? binaryCmdOps[(cmd as sh.BinaryCmd).Op] : undefined;
     if ((op === '|' || op === '|&') && stages.length === pipes.length) {
-      const binary = cmd as ShBinaryCmd;
+      const binary = cmd as sh.BinaryCmd;
       this.flattenPipeline(binary.X, stages, pipes);
       pipes.push(op);
       this.flattenPipeline(binary.Y, stages, pipes);
@@ -264,21 +223,21 @@ export class Segmenter {
     stages.push(stmt);
   }
 
-  private compound(cmd: ShNode, kind: string, chain: Context[], placement: Placement): void {
+  private compound(cmd: sh.Node, kind: string, chain: Context[], placement: Placement): void {
     const scope: Scope = { chain, owner: null, inHeredoc: false };
     switch (kind) {
       case 'Subshell':
       case 'Block': {
         const [start, end] = this.spanOf(cmd);
         const frame = this.frame(kind === 'Subshell' ? 'subshell' : 'group', start, end, { ...placement });
-        this.list((cmd as ShStmtList).Stmts, [...chain, frame]);
+        this.list((cmd as sh.StmtList).Stmts, [...chain, frame]);
         return;
       }
       case 'IfClause':
-        this.ifClause(cmd as ShIfClause, chain, placement);
+        this.ifClause(cmd as sh.IfClause, chain, placement);
         return;
       case 'WhileClause': {
-        const loop = cmd as ShWhileClause;
+        const loop = cmd as sh.WhileClause;
         const [cond, body]: ContextKind[] = loop.Until
           ? ['until-condition', 'until-body']
           : ['while-condition', 'while-body'];
@@ -287,13 +246,13 @@ export class Segmenter {
         return;
       }
       case 'ForClause': {
-        const loop = cmd as ShForClause;
+        const loop = cmd as sh.ForClause;
         this.loopHeader(loop.Loop, scope);
         this.list(loop.Do, [...chain, this.listFrame('for-body', loop.Do, cmd, placement)]);
         return;
       }
       case 'CaseClause': {
-        const clause = cmd as ShCaseClause;
+        const clause = cmd as sh.CaseClause;
         this.word(clause.Word, scope);
         for (const item of clause.Items) {
           for (const pattern of item.Patterns) this.word(pattern, scope);
@@ -302,12 +261,12 @@ export class Segmenter {
         return;
       }
       case 'FuncDecl': {
-        const body = (cmd as ShFuncDecl).Body;
+        const body = (cmd as sh.FuncDecl).Body;
         const [start, end] = this.spanOf(body);
         const frame = this.frame('function-body', start, end, { ...placement });
         // f() { ..; } is the usual body: its braces are the function's, not a group of their own.
-        if (body.Cmd !== null && this.kindOf(body.Cmd) === 'Block') {
-          this.list((body.Cmd as ShStmtList).Stmts, [...chain, frame]);
+        if (body.Cmd !== null && body.Cmd.kind === 'Block') {
+          this.list((body.Cmd as sh.StmtList).Stmts, [...chain, frame]);
           for (const redirect of body.Redirs)
             this.redirect(redirect, { chain, owner: null, inHeredoc: false });
         } else {
@@ -317,7 +276,7 @@ export class Segmenter {
       }
       case 'CoprocClause': {
         // A coprocess runs asynchronously in a subshell: a frame of its own, in the background.
-        const inner = (cmd as ShCoprocClause).Stmt;
+        const inner = (cmd as sh.CoprocClause).Stmt;
         const [start, end] = this.spanOf(inner);
         const frame = this.frame('subshell', start, end, { ...placement, background: true });
         this.statement(inner, [...chain, frame], noPlacement(), true);
@@ -329,7 +288,7 @@ export class Segmenter {
     }
   }
 
-  private ifClause(clause: ShIfClause, chain: Context[], placement: Placement): void {
+  private ifClause(clause: sh.IfClause, chain: Context[], placement: Placement): void {
     this.list(clause.Cond, [...chain, this.listFrame('if-condition', clause.Cond, clause, placement)]);
     this.list(clause.Then, [...chain, this.listFrame('if-body', clause.Then, clause, placement)]);
     const alternative = clause.Else;
@@ -344,12 +303,11 @@ export class Segmenter {
     }
   }
 
-  private loopHeader(loop: ShNode, scope: Scope): void {
-    const kind = this.kindOf(loop);
-    if (kind === 'WordIter') {
-      for (const item of (loop as unknown as { Items: ShWord[] }).Items) this.word(item, scope);
-    } else if (kind === 'CStyleLoop') {
-      const { Init, Cond, Post } = loop as unknown as Record<'Init' | 'Cond' | 'Post', ShNode | null>;
+  private loopHeader(loop: sh.Node, scope: Scope): void {
+    if (loop.kind === 'WordIter') {
+      for (const item of (loop as sh.WordIter).Items) this.word(item, scope);
+    } else if (loop.kind === 'CStyleLoop') {
+      const { Init, Cond, Post } = loop as sh.CStyleLoop;
       const arithmetic = this.frame('arithmetic', ...this.spanOf(loop), null);
       const inner: Scope = { ...scope, chain: [...scope.chain, arithmetic] };
       const acc = newAccumulator();
@@ -359,7 +317,7 @@ export class Segmenter {
 
   // ---- simple commands ----
 
-  private simple(stmt: ShStmt, kind: string, chain: Context[], placement: Placement, last: boolean): void {
+  private simple(stmt: sh.Stmt, kind: string, chain: Context[], placement: Placement, last: boolean): void {
     const draft: Draft = {
       ...placement,
       argv: [],
@@ -375,36 +333,34 @@ export class Segmenter {
     if (cmd !== null) {
       switch (kind) {
         case 'CallExpr': {
-          const call = cmd as ShCallExpr;
+          const call = cmd as sh.CallExpr;
           for (const assign of call.Assigns) draft.assigns.push(this.assign(assign, scope));
           for (const arg of call.Args) draft.argv.push(this.word(arg, scope));
           break;
         }
         case 'DeclClause':
-          this.declClause(cmd as ShDeclClause, draft, scope);
+          this.declClause(cmd as sh.DeclClause, draft, scope);
           break;
         case 'TestClause': {
-          const test = cmd as ShTestClause;
+          const test = cmd as sh.TestClause;
           draft.argv.push(this.syntheticWord(test.Left, 2));
           this.testExpr(test.X, draft, scope);
           draft.argv.push(this.syntheticWord(test.Right, 2));
           break;
         }
         case 'ArithmCmd': {
-          const arithm = cmd as ShArithmCmd;
+          const arithm = cmd as sh.ArithmCmd;
           draft.argv.push(this.syntheticWord(arithm.Left, 2));
           if (arithm.X) draft.argv.push(this.arithmWord(arithm.X, arithm, scope));
           draft.argv.push(this.syntheticWord(arithm.Right, 2));
           break;
         }
         case 'LetClause': {
-          const clause = cmd as ShLetClause;
-          draft.argv.push(this.syntheticWord(clause.Pos(), 3));
+          const clause = cmd as sh.LetClause;
+          draft.argv.push(this.syntheticWord(clause.pos, 3));
           for (const expr of clause.Exprs) {
             draft.argv.push(
-              this.kindOf(expr) === 'Word'
-                ? this.word(expr as ShWord, scope)
-                : this.arithmWord(expr, clause, scope),
+              expr.kind === 'Word' ? this.word(expr as sh.Word, scope) : this.arithmWord(expr, clause, scope),
             );
           }
           break;
@@ -414,7 +370,7 @@ export class Segmenter {
     }
     for (const redirect of stmt.Redirs) {
       draft.redirects.push(this.redirect(redirect, scope));
-      draft.spans.push([this.at(redirect.Pos()), this.at(redirect.Word.End())]);
+      draft.spans.push([redirect.pos, redirect.Word.end]);
     }
     for (const word of draft.argv) {
       draft.spans.push([word.start, word.end]);
@@ -425,7 +381,7 @@ export class Segmenter {
     this.drafts.push(draft);
   }
 
-  private declClause(clause: ShDeclClause, draft: Draft, scope: Scope): void {
+  private declClause(clause: sh.DeclClause, draft: Draft, scope: Scope): void {
     draft.argv.push(this.literalWord(clause.Variant));
     for (const operand of clause.Args) {
       if (operand.Naked) {
@@ -449,26 +405,26 @@ export class Segmenter {
     }
   }
 
-  private testExpr(node: ShNode, draft: Draft, scope: Scope): void {
-    switch (this.kindOf(node)) {
+  private testExpr(node: sh.Node, draft: Draft, scope: Scope): void {
+    switch (node.kind) {
       case 'Word':
-        draft.argv.push(this.word(node as ShWord, scope));
+        draft.argv.push(this.word(node as sh.Word, scope));
         return;
       case 'UnaryTest': {
-        const test = node as ShTestOperation;
+        const test = node as sh.TestOperation;
         draft.argv.push(this.syntheticWord(test.OpPos, testOpLengths[test.Op] ?? 2));
         this.testExpr(test.X, draft, scope);
         return;
       }
       case 'BinaryTest': {
-        const test = node as ShTestOperation;
+        const test = node as sh.TestOperation;
         this.testExpr(test.X, draft, scope);
         draft.argv.push(this.syntheticWord(test.OpPos, testOpLengths[test.Op] ?? 2));
         if (test.Y) this.testExpr(test.Y, draft, scope);
         return;
       }
       case 'ParenTest': {
-        const test = node as ShParenTest;
+        const test = node as sh.ParenTest;
         draft.argv.push(this.syntheticWord(test.Lparen, 1));
         this.testExpr(test.X, draft, scope);
         draft.argv.push(this.syntheticWord(test.Rparen, 1));
@@ -480,19 +436,18 @@ export class Segmenter {
   // ---- words ----
 
   /** A word made of a fixed token of the source: [[ ]] (( )) let, a [[ ]] operator. */
-  private syntheticWord(pos: ShPos, length: number): Word {
-    const start = this.at(pos);
+  private syntheticWord(start: number, length: number): Word {
     const text = this.source.slice(start, start + length);
     return { text, start, end: start + text.length, value: text, dynamic: false, params: [] };
   }
 
-  private literalWord(lit: ShLit): Word {
+  private literalWord(lit: sh.Lit): Word {
     const [start, end] = this.spanOf(lit);
     return { text: this.source.slice(start, end), start, end, value: lit.Value, dynamic: false, params: [] };
   }
 
   /** An arithmetic expression as one word: its text, static when it is made of literals only. */
-  private arithmWord(expr: ShNode, holder: ShNode, scope: Scope): Word {
+  private arithmWord(expr: sh.Node, holder: sh.Node, scope: Scope): Word {
     const arithmetic = this.frame('arithmetic', ...this.spanOf(holder), null);
     const acc = newAccumulator();
     acc.value = '';
@@ -503,7 +458,7 @@ export class Segmenter {
     return { text, start, end, value, dynamic: value === null, params: unique(acc.params) };
   }
 
-  private word(word: ShWord, scope: Scope): Word {
+  private word(word: sh.Word, scope: Scope): Word {
     const acc = newAccumulator();
     acc.value = '';
     this.parts(word.Parts, false, scope, acc);
@@ -518,11 +473,11 @@ export class Segmenter {
     };
   }
 
-  private parts(parts: ShNode[], quoted: boolean, scope: Scope, acc: Accumulator): void {
+  private parts(parts: sh.Node[], quoted: boolean, scope: Scope, acc: Accumulator): void {
     parts.forEach((part, i) => {
-      switch (this.kindOf(part)) {
+      switch (part.kind) {
         case 'Lit': {
-          const raw = (part as ShLit).Value;
+          const raw = (part as sh.Lit).Value;
           if (quoted) {
             append(acc, unescapeDoubleQuoted(raw));
           } else {
@@ -532,27 +487,27 @@ export class Segmenter {
           return;
         }
         case 'SglQuoted': {
-          const quote = part as ShSglQuoted;
+          const quote = part as sh.SglQuoted;
           append(acc, quote.Dollar ? decodeAnsiC(quote.Value) : quote.Value);
           return;
         }
         case 'DblQuoted':
-          this.parts((part as ShDblQuoted).Parts, true, scope, acc);
+          this.parts((part as sh.DblQuoted).Parts, true, scope, acc);
           return;
         case 'ParamExp':
           acc.value = null;
-          this.paramExp(part as ShParamExp, scope, acc);
+          this.paramExp(part as sh.ParamExp, scope, acc);
           return;
         case 'CmdSubst': {
           acc.value = null;
-          const subst = part as ShCmdSubst;
+          const subst = part as sh.CmdSubst;
           const kind = subst.Backquotes ? 'backticks' : 'command-substitution';
           this.list(subst.Stmts, [...scope.chain, this.substitutionFrame(kind, subst, scope)]);
           return;
         }
         case 'ProcSubst': {
           acc.value = null;
-          const subst = part as ShProcSubst;
+          const subst = part as sh.ProcSubst;
           const frame = this.substitutionFrame('process-substitution', subst, scope);
           const direction = procSubstOps[subst.Op];
           if (direction) frame.direction = direction;
@@ -561,7 +516,7 @@ export class Segmenter {
         }
         case 'ArithmExp': {
           acc.value = null;
-          const expr = (part as ShArithmExp).X;
+          const expr = (part as sh.ArithmExp).X;
           const frame = this.frame('arithmetic', ...this.spanOf(part), null);
           if (expr) this.arithm(expr, { ...scope, chain: [...scope.chain, frame] }, acc);
           return;
@@ -578,14 +533,14 @@ export class Segmenter {
     });
   }
 
-  private substitutionFrame(kind: ContextKind, node: ShNode, scope: Scope): Context {
+  private substitutionFrame(kind: ContextKind, node: sh.Node, scope: Scope): Context {
     const frame = this.frame(kind, ...this.spanOf(node), null);
     if (scope.owner) this.owners.set(frame, scope.owner);
     if (scope.inHeredoc) frame.inHeredoc = true;
     return frame;
   }
 
-  private paramExp(exp: ShParamExp, scope: Scope, acc: Accumulator): void {
+  private paramExp(exp: sh.ParamExp, scope: Scope, acc: Accumulator): void {
     if (exp.Param) acc.params.push(exp.Param.Value);
     // The words inside ${..} expand as part of this word: ${x:-$y}, ${a[$i]}, ${s/$from/$to}.
     const inner = newAccumulator();
@@ -599,13 +554,13 @@ export class Segmenter {
   }
 
   /** An arithmetic expression: bare names are parameter reads; words may hold substitutions. */
-  private arithm(node: ShNode, scope: Scope, acc: Accumulator): void {
-    switch (this.kindOf(node)) {
+  private arithm(node: sh.Node, scope: Scope, acc: Accumulator): void {
+    switch (node.kind) {
       case 'Word': {
-        const word = node as ShWord;
+        const word = node as sh.Word;
         const only = word.Parts.length === 1 ? word.Parts[0] : undefined;
-        if (only && this.kindOf(only) === 'Lit' && namePattern.test((only as ShLit).Value)) {
-          acc.params.push((only as ShLit).Value);
+        if (only && only.kind === 'Lit' && namePattern.test((only as sh.Lit).Value)) {
+          acc.params.push((only as sh.Lit).Value);
         }
         this.parts(word.Parts, false, scope, acc);
         return;
@@ -613,7 +568,7 @@ export class Segmenter {
       case 'BinaryArithm':
       case 'UnaryArithm':
       case 'ParenArithm': {
-        const operation = node as ShArithmOperation;
+        const operation = node as sh.ArithmOperation;
         if (operation.X) this.arithm(operation.X, scope, acc);
         if (operation.Y) this.arithm(operation.Y, scope, acc);
         return;
@@ -626,7 +581,7 @@ export class Segmenter {
   private readonly assignParams = new Map<Assign, string[]>();
   private readonly assignDynamic = new Set<Assign>();
 
-  private assign(node: ShAssign, scope: Scope): Assign {
+  private assign(node: sh.Assign, scope: Scope): Assign {
     const [start, end] = this.spanOf(node);
     const params: string[] = [];
     let value: string | null = '';
@@ -665,7 +620,7 @@ export class Segmenter {
     return assign;
   }
 
-  private redirect(node: ShRedirect, scope: Scope): Redirect {
+  private redirect(node: sh.Redirect, scope: Scope): Redirect {
     const op = redirectOps[node.Op] ?? '?';
     const target = this.word(node.Word, scope);
     if (scope.owner) scope.owner.params.push(...target.params);
@@ -674,18 +629,18 @@ export class Segmenter {
     return redirect;
   }
 
-  private heredoc(node: ShRedirect, scope: Scope): NonNullable<Redirect['heredoc']> {
+  private heredoc(node: sh.Redirect, scope: Scope): NonNullable<Redirect['heredoc']> {
     const quoted = node.Word.Parts.some((part) => {
-      const kind = this.kindOf(part);
+      const kind = part.kind;
       return (
         kind === 'SglQuoted' ||
         kind === 'DblQuoted' ||
-        (kind === 'Lit' && (part as ShLit).Value.includes('\\'))
+        (kind === 'Lit' && (part as sh.Lit).Value.includes('\\'))
       );
     });
     const body = node.Hdoc;
     if (body === null) {
-      const at = this.at(node.Word.End());
+      const at = node.Word.end;
       return { body: '', quoted, start: at, end: at };
     }
     const [start, rawEnd] = this.spanOf(body);
