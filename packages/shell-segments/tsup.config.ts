@@ -2,13 +2,17 @@ import { copyFile } from 'node:fs/promises';
 import type { Options } from 'tsup';
 import { bin, library } from '../../tsup.base.ts';
 
-// require-mvdan.cjs ships as its own file beside the bundles: it is the file a guard's hook bundle
-// swaps for mvdan-sh's packed source (see src/require-mvdan.cjs and hookBundle in tsup.base.ts).
-const external = ['./require-mvdan.cjs'];
-const copyLoader = (): Promise<void> => copyFile('src/require-mvdan.cjs', 'dist/require-mvdan.cjs');
+// Two CommonJS files ship as their own files beside the bundles. require-mvdan.cjs is the file a
+// guard's hook bundle swaps for mvdan-sh's packed source (see hookBundle in tsup.base.ts);
+// node-builtins.cjs keeps the parse path's builtins a require on first use in every build.
+const external = ['./require-mvdan.cjs', './node-builtins.cjs'];
+const copyCommonJsFiles = async (): Promise<void> => {
+  await copyFile('src/require-mvdan.cjs', 'dist/require-mvdan.cjs');
+  await copyFile('src/node-builtins.cjs', 'dist/node-builtins.cjs');
+};
 
 const config: Options[] = [
-  { ...library(['src/index.ts']), external, onSuccess: copyLoader },
+  { ...library(['src/index.ts']), external, onSuccess: copyCommonJsFiles },
   { ...bin(['src/cli.ts']), external },
 ];
 

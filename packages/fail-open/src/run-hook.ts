@@ -21,7 +21,8 @@ type Decision<V> = { verdict: V } | { cause: FailCause };
  */
 export async function runHook<V>(evaluate: Evaluate<V>, options: RunHookOptions<V>): Promise<HookOutput> {
   const startedAt = Date.now();
-  const startedTick = performance.now();
+  // process.hrtime, not performance.now(): the `performance` global loads perf_hooks (~1 ms).
+  const startedTick = process.hrtime.bigint();
   const ownsProcess = options.stdout === undefined;
   const env = options.env ?? process.env;
   const runtime: HookRuntime = {
@@ -64,7 +65,7 @@ export async function runHook<V>(evaluate: Evaluate<V>, options: RunHookOptions<
       tool,
       verdict: output.verdict,
       ...(recordedCause === undefined ? {} : { cause: recordedCause }),
-      ms: Math.round((performance.now() - startedTick) * 10) / 10,
+      ms: Math.round(Number(process.hrtime.bigint() - startedTick) / 1e5) / 10,
     });
   }
 

@@ -1,7 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
-import { type HookRuntime, onPath } from '@kit/fail-open';
+import { type HookRuntime, onPath, osTempDir } from '@kit/fail-open';
 import type { MarkerStore } from './escape.ts';
 import type { FolderEntry } from './project-marker.ts';
 
@@ -58,10 +57,10 @@ export function realContext(runtime: HookRuntime): GuardContext {
   });
 }
 
-/** The OS temp folder as `env` names it (TMPDIR; TEMP or TMP on Windows), else os.tmpdir(). */
+/** The OS temp folder as `env` names it (TMPDIR; TEMP or TMP on Windows), else os.osTempDir(). */
 export function tempFolderOf(env: Record<string, string | undefined>, platform: NodeJS.Platform): string {
   const named = platform === 'win32' ? env.TEMP || env.TMP : env.TMPDIR;
-  return named || tmpdir();
+  return named || osTempDir();
 }
 
 function listFolder(dir: string): FolderEntry[] | null {

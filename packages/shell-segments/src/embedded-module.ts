@@ -1,9 +1,7 @@
 import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Script } from 'node:vm';
-import * as zlib from 'node:zlib';
+import type { Script } from 'node:vm';
+import nodeBuiltins from './node-builtins.cjs';
 
 /**
  * A CommonJS module carried as data inside a hook bundle (see hookBundle in tsup.base.ts): its
@@ -50,7 +48,7 @@ const cacheFormat = 3;
 /** The per-user folder for code caches under the OS temp folder: `kit-code-cache-<uid>`. */
 export function defaultCacheDir(): string {
   const user = typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
-  return join(tmpdir(), `kit-code-cache-${user}`);
+  return join(nodeBuiltins.os().tmpdir(), `kit-code-cache-${user}`);
 }
 
 /**
@@ -72,7 +70,8 @@ export function loadEmbeddedModule(
   const script = compile(wrapped, filename, cached?.data);
   const module = { exports: {} as unknown };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run.call(module.exports, module.exports, createRequire(filename), module, filename, cacheDir);
+  const moduleRequire = nodeBuiltins.module().createRequire(filename);
+  run.call(module.exports, module.exports, moduleRequire, module, filename, cacheDir);
   const usedCodeCache = cached !== undefined && script.cachedDataRejected === false;
   let saved = usedCodeCache;
   return {
@@ -87,7 +86,8 @@ export function loadEmbeddedModule(
 }
 
 function unpack(embedded: EmbeddedModule): string {
-  return zlib.brotliDecompressSync(Buffer.from(embedded.brotliBase64, 'base64')).toString('utf8');
+  const packed = Buffer.from(embedded.brotliBase64, 'base64');
+  return nodeBuiltins.zlib().brotliDecompressSync(packed).toString('utf8');
 }
 
 function cacheFileName(embedded: EmbeddedModule): string {
@@ -96,6 +96,7 @@ function cacheFileName(embedded: EmbeddedModule): string {
 }
 
 function compile(wrapped: string, filename: string, cachedData: Buffer | undefined): Script {
+  const { Script } = nodeBuiltins.vm();
   if (cachedData !== undefined) {
     try {
       return new Script(wrapped, { filename, cachedData });
@@ -114,7 +115,9 @@ function compile(wrapped: string, filename: string, cachedData: Buffer | undefin
 // along because unpacking it (brotli) costs more than reading it. zlib.crc32 rather than a SHA:
 // node:crypto alone costs a hook ~3% of Node's start-up.
 const headerLength = 8;
-const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+// Undefined without zlib.crc32: then no cache is read or written.
+const crc32OrNone = (): ((data: Uint8Array) => number) | undefined =>
+  (nodeBuiltins.zlib() as { crc32?: (data: Uint8Array) => number }).crc32;
 
 interface CodeCache {
   data: Buffer; // V8's code cache
@@ -122,6 +125,7 @@ interface CodeCache {
 }
 
 function readCodeCache(file: string, embedded: EmbeddedModule): CodeCache | undefined {
+  const crc32 = crc32OrNone();
   if (crc32 === undefined) return undefined;
   try {
     const content = readFileSync(file);
@@ -162,6 +166,7 @@ function writeCodeCache(
 ): void {
   // Several hooks may start together: each writes its own temp file and renames it into place,
   // so a reader sees a whole cache or none.
+  const crc32 = crc32OrNone();
   if (crc32 === undefined) return;
   const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {

@@ -1,0 +1,3 @@
+/** os.tmpdir() (node:os is required inside). */
+declare function osTempDir(): string;
+export = osTempDir;
