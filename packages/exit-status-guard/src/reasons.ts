@@ -24,7 +24,7 @@ export function gateName(head: string): string {
 }
 
 function code(text: string): string {
-  return `\`${text.replace(/`/g, "'")}\``;
+  return `\`${text.replaceAll('`', "'")}\``;
 }
 
 function why(hit: Hit): string {
@@ -88,7 +88,8 @@ function exemptPattern(head: string): string {
     if (/^-|[/=.$]/.test(word)) break;
     words.push(word);
   }
-  const escaped = words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(' ');
+  // One replace over the joined words (a space needs no escape), not one per word.
+  const escaped = words.join(' ').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return JSON.stringify({ exempt: [`^${escaped}( |$)`] });
 }
 
@@ -106,7 +107,7 @@ export interface ReasonParts {
 export function buildReasonText(hit: Hit, parts: ReasonParts): string {
   const name = gateName(hit.gateHead);
   const lines = [`${code(name)}: ${why(hit)}`];
-  lines.push(parts.rewrite ? `${instead(hit)}\n  ${parts.rewrite.replace(/\n/g, '\n  ')}` : fallback(hit));
+  lines.push(parts.rewrite ? `${instead(hit)}\n  ${parts.rewrite.replaceAll('\n', '\n  ')}` : fallback(hit));
   lines.push(
     'If the status truly does not matter this once, prefix the command with EXIT_STATUS_GUARD_OVERRIDE=<why> (one call).',
     hit.rule === 'pipestatus'

@@ -257,6 +257,11 @@ function processSubstitutionRewrite(
   return liftToCommand(unit, text);
 }
 
+/** Whether a rule's rewrite sends output to a log: only then is the scratchpad looked for on disk. */
+export function rewriteUsesLog(rule: Hit['rule']): boolean {
+  return rule === 'piped-gate' || rule === 'pipestatus' || rule === 'process-substitution';
+}
+
 /** The rewrite a reason hands over for a hit: a command that runs as written, or null when there is none to give. */
 export function rewriteFor(hit: Hit, log: LogPath): string | null {
   try {

@@ -45,11 +45,12 @@ function writesOf(segment: Segment): string[] {
     const target = operands(rest).at(-1);
     if (target && operands(rest).length >= 2) found.push(`${name} … ${shown(target)}`);
   }
+  // The heredoc first: most segments have none, and then the name is not matched at all.
   if (
-    interpreters.test(name) &&
     segment.redirects.some(
       (redirect) => redirect.heredoc !== null && redirect.op.startsWith('<<') && redirect.op !== '<<<',
-    )
+    ) &&
+    interpreters.test(name)
   ) {
     found.push(`the heredoc script fed to ${name}`);
   }
