@@ -22,8 +22,6 @@ export type PatternOutcome = { ok: true; regex: RegExp } | { ok: false; message:
 
 /** Rewrites `[:name:]` inside a bracket expression as its JavaScript range; other text is kept. */
 export function translatePosixClasses(pattern: string): string {
-  // Nothing to rewrite without a `[:`, `[]` or `[^]` (most patterns): skip the walk.
-  if (!pattern.includes('[:') && !pattern.includes('[]') && !pattern.includes('[^]')) return pattern;
   let out = '';
   let inBracket = false;
   for (let i = 0; i < pattern.length; i++) {
@@ -65,7 +63,7 @@ export function compilePattern(pattern: unknown): PatternOutcome {
   if (typeof pattern !== 'string') return { ok: false, message: `not a string: ${JSON.stringify(pattern)}` };
   let source = translatePosixClasses(pattern);
   let flags = '';
-  const inline = source.startsWith('(?') ? /^\(\?([aiLmsux]+)\)/.exec(source) : null;
+  const inline = /^\(\?([aiLmsux]+)\)/.exec(source);
   if (inline) {
     const wanted = inline[1] as string;
     if (/[Lux]/.test(wanted))
@@ -73,14 +71,11 @@ export function compilePattern(pattern: unknown): PatternOutcome {
     flags = [...new Set(wanted.replace('a', ''))].join('');
     source = source.slice(inline[0].length);
   }
-  // The Python spellings are rare: the replacements run only when one may be there.
-  if (source.includes('(?P') || source.includes('\\A') || source.includes('\\Z')) {
-    source = source
-      .replace(/\(\?P</g, '(?<')
-      .replace(/\(\?P=([A-Za-z_][A-Za-z0-9_]*)\)/g, '\\k<$1>')
-      .replace(/\\A/g, '^')
-      .replace(/\\Z/g, '$');
-  }
+  source = source
+    .replace(/\(\?P</g, '(?<')
+    .replace(/\(\?P=([A-Za-z_][A-Za-z0-9_]*)\)/g, '\\k<$1>')
+    .replace(/\\A/g, '^')
+    .replace(/\\Z/g, '$');
   try {
     return { ok: true, regex: new RegExp(source, flags) };
   } catch (error) {
