@@ -7,7 +7,7 @@ import type { Hit } from './hit.ts';
 import { chooseLogPath, sessionIdPattern } from './log-path.ts';
 import { buildReasonText, guardName } from './reasons.ts';
 import { loadRegistry, type Registry } from './registry.ts';
-import { rewriteFor, rewriteUsesLog } from './rewrites.ts';
+import { rewriteFor } from './rewrites.ts';
 import { findLostBackground } from './rules/lost-background.ts';
 import { findOverride } from './rules/override.ts';
 import { findPipedGate } from './rules/piped-gate.ts';
@@ -71,10 +71,8 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
     const unit = buildUnit(outcome, registryFor(input, context));
     const hit = findFirstHit(unit, bash.run_in_background === true);
     if (hit === null || hit === 'override') return none();
-    // The scratchpad probe reads the disk: skip it when the rewrite has no log to place.
-    const scratchpad = rewriteUsesLog(hit.rule) ? scratchpadFor(input, context) : null;
     const text = buildReasonText(hit, {
-      rewrite: rewriteFor(hit, chooseLogPath(scratchpad)),
+      rewrite: rewriteFor(hit, () => chooseLogPath(scratchpadFor(input, context))),
       writes: listWrites(unit),
     });
     return deny(guardName, text, hit.rule);

@@ -132,9 +132,10 @@ function pipedRewrite(unit: Unit, pipelineId: number, stage: Item, log: LogPath)
   return liftToCommand(unit, splice(unit.source, piece.start, echo ? echo.end : piece.end, piece.text));
 }
 
-function pipestatusRewrite(hit: Extract<Hit, { rule: 'pipestatus' }>, log: LogPath): string | null {
+function pipestatusRewrite(hit: Extract<Hit, { rule: 'pipestatus' }>, logPath: () => LogPath): string | null {
   const { unit, gate } = hit;
   if (gate === null) return null;
+  const log = logPath();
   if (gate.pipeline !== null && gate.pipeline.op !== null) {
     const piece = pipelineRewrite(unit, gate.pipeline.id, gate.pipeline.index, log);
     return piece ? liftToCommand(unit, piece.text) : null;
@@ -257,17 +258,16 @@ function processSubstitutionRewrite(
   return liftToCommand(unit, text);
 }
 
-/** Whether a rule's rewrite sends output to a log: only then is the scratchpad looked for on disk. */
-export function rewriteUsesLog(rule: Hit['rule']): boolean {
-  return rule === 'piped-gate' || rule === 'pipestatus' || rule === 'process-substitution';
-}
-
-/** The rewrite a reason hands over for a hit: a command that runs as written, or null when there is none to give. */
-export function rewriteFor(hit: Hit, log: LogPath): string | null {
+/**
+ * The rewrite a reason hands over for a hit: a command that runs as written, or null when there is
+ * none to give. `log` is asked only by the rewrites that send output to a log file: finding the
+ * scratchpad reads the disk, and the other rules need not pay for it.
+ */
+export function rewriteFor(hit: Hit, log: () => LogPath): string | null {
   try {
     switch (hit.rule) {
       case 'piped-gate':
-        return pipedRewrite(hit.unit, hit.pipelineId, hit.stage, log);
+        return pipedRewrite(hit.unit, hit.pipelineId, hit.stage, log());
       case 'pipestatus':
         return pipestatusRewrite(hit, log);
       case 'lost-background':
@@ -275,7 +275,7 @@ export function rewriteFor(hit: Hit, log: LogPath): string | null {
       case 'sequenced-mutator':
         return sequencedRewrite(hit);
       case 'process-substitution':
-        return processSubstitutionRewrite(hit, log);
+        return processSubstitutionRewrite(hit, log());
     }
   } catch {
     return null;

@@ -4,28 +4,33 @@ import { evaluate } from '../src/index.ts';
 import { findFirstHit } from '../src/evaluate.ts';
 import { chooseLogPath } from '../src/log-path.ts';
 import { loadRegistry } from '../src/registry.ts';
-import { rewriteFor, rewriteUsesLog } from '../src/rewrites.ts';
+import { rewriteFor } from '../src/rewrites.ts';
 import { buildUnit } from '../src/unit.ts';
 import { cases } from './cases.ts';
 import { bashCall, fakeContext } from './fake-context.ts';
 
-// evaluate looks for the scratchpad on disk only for the rules whose rewrite places a log: every
-// other rewrite must come out the same whatever the log path.
+// evaluate finds the scratchpad on disk only when a rewrite asks for its log path: a rewrite
+// that places a log asks once and uses it; any other never asks.
 
 const registry = loadRegistry({ env: {}, cwd: '/p', readText: () => null });
+const scratchpadLog = chooseLogPath('/tmp/claude-1/-p/s/scratchpad');
 const denied = cases
   .filter((row) => row.want === 'deny')
   .flatMap((row) => row.commands.map((command) => ({ command, background: row.background === true })));
 
-describe('a rewrite that does not use the log path', () => {
+describe('a rewrite asks for the log path exactly when it writes to the log', () => {
   test.for(denied)('$command', ({ command, background }) => {
     const outcome = parse(command);
     if (!outcome.ok) throw new Error(outcome.message);
     const hit = findFirstHit(buildUnit(outcome, registry), background);
     if (hit === null || hit === 'override') throw new Error('the table says deny');
-    const inScratchpad = rewriteFor(hit, chooseLogPath('/tmp/claude-1/-p/s/scratchpad'));
-    const fallback = rewriteFor(hit, chooseLogPath(null));
-    if (!rewriteUsesLog(hit.rule)) expect(inScratchpad).toBe(fallback);
+    let asked = 0;
+    const rewrite = rewriteFor(hit, () => {
+      asked += 1;
+      return scratchpadLog;
+    });
+    expect(asked).toBeLessThanOrEqual(1);
+    expect(asked === 1).toBe(rewrite?.includes(scratchpadLog.path) === true);
   });
 });
 
