@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type HookRuntime, osTempDir } from '@kit/fail-open';
+import { type HookRuntime, tempFolderOf } from '@kit/fail-open';
 import type { GuardContext } from './guard-context.ts';
 
 /** A file's text; null when it does not exist, undefined when it exists but cannot be read. */
@@ -26,7 +26,7 @@ function findScratchpad(env: Record<string, string | undefined>) {
   return (sessionId: string, projectDir: string): string | null => {
     const uid = typeof process.getuid === 'function' ? process.getuid() : null;
     if (uid === null) return null;
-    const root = join(env.TMPDIR || env.TMP || osTempDir(), `claude-${uid}`);
+    const root = join(tempFolderOf(env), `claude-${uid}`);
     const slug = projectDir.replace(/[^A-Za-z0-9]/g, '-');
     const likely = join(root, slug, sessionId, 'scratchpad');
     if (isDirectory(likely)) return likely;

@@ -8,8 +8,8 @@ export type { BashToolInput, HookInput, ReadToolInput } from './input.ts';
 export { bashInput, readInput } from './input.ts';
 /** The full path of an executable on PATH (PATHEXT on win32), with no subprocess. */
 export { onPath } from './on-path.ts';
-/** os.tmpdir(), with node:os loaded on the first call (a hook bundle must not pay for it at start). */
-export { osTempDir } from './temp-dir.ts';
+/** The OS temp folder as the env names it (TMPDIR; TEMP or TMP on Windows), else os.tmpdir(), loaded on demand. */
+export { tempFolderOf } from './temp-dir.ts';
 /** Runs one hook call: bounded stdin, parse, evaluate, encoded output; every failure is no opinion. */
 export { runHook } from './run-hook.ts';
 /** The hook's output, fail-open causes, the runtime handed to evaluate, and runHook's options. */

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { findUp, findWorkTreeTop, onPath } from '../src/index.ts';
+import { findUp, findWorkTreeTop, onPath, tempFolderOf } from '../src/index.ts';
 
 /** An inline tree in a temp folder: paths ending in '/' are folders, '+x' marks an executable. */
 function tempTree(tree: Record<string, string>): string {
@@ -130,5 +130,29 @@ describe('findUp', () => {
     });
     expect(seen[0]).toEqual([]);
     expect(outcome).toEqual({ dir: join(root, 'a'), found: join(root, 'a') });
+  });
+});
+
+describe('tempFolderOf', () => {
+  test.for([
+    ['TMPDIR on POSIX', { TMPDIR: '/t/posix', TEMP: 'C:\\w' }, 'linux', '/t/posix'],
+    [
+      'TEMP on Windows, over TMP and TMPDIR',
+      { TEMP: 'C:\\temp', TMP: 'C:\\tmp', TMPDIR: '/t' },
+      'win32',
+      'C:\\temp',
+    ],
+    ['TMP on Windows without TEMP', { TMP: 'C:\\tmp' }, 'win32', 'C:\\tmp'],
+  ] as const)('the env names it: %s', ([, env, platform, expected]) => {
+    expect(tempFolderOf(env, platform)).toBe(expected);
+  });
+
+  test.for([
+    ['nothing named on POSIX', {}, 'linux'],
+    ['an empty TMPDIR', { TMPDIR: '' }, 'linux'],
+    ['TEMP ignored on POSIX', { TEMP: '/elsewhere' }, 'darwin'],
+    ['TMPDIR ignored on Windows', { TMPDIR: '/elsewhere' }, 'win32'],
+  ] as const)('else os.tmpdir(): %s', ([, env, platform]) => {
+    expect(tempFolderOf(env, platform)).toBe(tmpdir());
   });
 });

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type HookRuntime, onPath, osTempDir } from '@kit/fail-open';
+import { type HookRuntime, onPath, tempFolderOf } from '@kit/fail-open';
 import type { MarkerStore } from './escape.ts';
 import type { FolderEntry } from './project-marker.ts';
 
@@ -55,12 +55,6 @@ export function realContext(runtime: HookRuntime): GuardContext {
     tempFolder: tempFolderOf(runtime.env, process.platform),
     deadline: runtime.deadline,
   });
-}
-
-/** The OS temp folder as `env` names it (TMPDIR; TEMP or TMP on Windows), else os.osTempDir(). */
-export function tempFolderOf(env: Record<string, string | undefined>, platform: NodeJS.Platform): string {
-  const named = platform === 'win32' ? env.TEMP || env.TMP : env.TMPDIR;
-  return named || osTempDir();
 }
 
 function listFolder(dir: string): FolderEntry[] | null {

@@ -3,7 +3,9 @@
 /** What evaluate may know of the world: env, cwd, clock, temp folder and the file-system probes. */
 export type { FileSystemContextOptions, GuardContext } from './context.ts';
 /** Contexts on the real file system: one with explicit env/cwd/temp folder, and the hook's own. */
-export { fileSystemContext, realContext, tempFolderOf } from './context.ts';
+export { fileSystemContext, realContext } from './context.ts';
+/** The temp folder the escape markers live under (fail-open's primitive, re-exported). */
+export { tempFolderOf } from '@kit/fail-open';
 /** True for a C# source path (`.cs` in any case, either separator). */
 export { isCSharpSource } from './csharp-path.ts';
 /** The escape store's probes and outcome. */
