@@ -27,7 +27,7 @@ test.for(Object.entries(redirectOps))('Redirect op %s is %s', ([number, op]) => 
 
 test.for(Object.entries(procSubstOps))('ProcSubst op %s is %s(', ([number, direction]) => {
   const word = (firstCmd(`a ${direction}(b)`) as CallExpr).Args[1];
-  expect((word?.Parts[0] as ProcSubst).Op).toBe(Number(number));
+  expect((word?.Parts[0] as ProcSubst | undefined)?.Op).toBe(Number(number));
 });
 
 const testOps = [
