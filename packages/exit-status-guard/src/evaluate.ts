@@ -1,8 +1,6 @@
-import type { HookInput } from '@kit/fail-open';
-import { bashInput } from '@kit/fail-open';
-import { cannotJudge, deny, none, type Verdict } from '@kit/gate-approval';
+import { bashInput, cannotJudge, deny, type HookInput, none, type Verdict } from '@kit/gate-approval';
 import { hasStructure, parse } from '@kit/shell-segments';
-import type { GuardContext } from './guard-context.ts';
+import type { GuardContext } from './context.ts';
 import type { Hit } from './hit.ts';
 import { chooseLogPath, sessionIdPattern } from './log-path.ts';
 import { buildReasonText, guardName } from './reasons.ts';

@@ -1,7 +1,7 @@
 /** Judges one PreToolUse payload: deny when a check's exit status would be discarded, else no opinion. Pure. */
 export { evaluate, needsParser } from './evaluate.ts';
 /** What evaluate needs from outside the payload (env, cwd, file reads, the scratchpad probe). */
-export type { GuardContext } from './guard-context.ts';
+export type { GuardContext } from './context.ts';
 /** The real file-system probes behind evaluate, for a runtime's env. */
 export { realContext } from './context.ts';
 /** Resolves and compiles the registry (shipped / EXIT_STATUS_GUARD_REGISTRY, then the project file). */
@@ -22,6 +22,7 @@ export type {
   RegistryList,
   RegistryProblem,
   RegistrySources,
+  RegistryTextProblem,
 } from './registry.ts';
 /** One registry pattern as a JavaScript RegExp (POSIX classes, Python spellings); never throws. */
 export { compilePattern, translatePosixClasses } from './pattern.ts';

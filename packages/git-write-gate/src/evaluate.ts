@@ -1,10 +1,19 @@
 import { isAbsolute, join } from 'node:path';
-import { bashInput, type HookInput } from '@kit/fail-open';
-import { cannotJudge, deny, isStrict, none, readSwitch, refuse, type Verdict } from '@kit/gate-approval';
+import {
+  bashInput,
+  cannotJudge,
+  deny,
+  type HookInput,
+  isStrict,
+  none,
+  readSwitch,
+  refuse,
+  type Verdict,
+} from '@kit/gate-approval';
 import { parse } from '@kit/shell-segments';
 import { isMainThread, startsWithEscape, switchName } from './escape.ts';
 import { isGitLooking, mayMoveDirectory } from './git-looking.ts';
-import type { GuardContext } from './guard-context.ts';
+import type { GuardContext } from './context.ts';
 import { type Finding, findWrites } from './judge-line.ts';
 import { type ManagedRepository, probeRepository } from './probe.ts';
 import { defaultProfile, parseProfile, type RepoProfile } from './profile.ts';
@@ -214,7 +223,7 @@ class RepositoryProbe {
     let profile = this.profiles.get(repository.profile);
     if (profile === undefined) {
       const text = this.context.readText(repository.profile);
-      profile = text === null ? defaultProfile : parseProfile(text);
+      profile = text.ok ? parseProfile(text.value) : defaultProfile;
       this.profiles.set(repository.profile, profile);
     }
     return profile;

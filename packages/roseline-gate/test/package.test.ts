@@ -3,8 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir, tempTree } from '@kit/test-kit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readCall, tempFolder, tempTree } from './helpers.ts';
+import { readCall } from './helpers.ts';
 
 // The tarball as a user gets it: packed by pnpm (workspace:^ becomes a real range), installed by
 // npm into a clean folder with the primitives' own tarballs (they are not on a registry here).
@@ -106,7 +107,7 @@ describe('the packed tarball', () => {
     const handler = settings.hooks.PreToolUse[0].hooks[0];
     expect(settings.hooks.PreToolUse[0].matcher).toBe('Read');
     expect(handler.timeout).toBe(5);
-    const temp = tempFolder('rg-tmp-');
+    const temp = tempDir('rg-tmp');
     const r = spawnSync(handler.command === 'node' ? process.execPath : handler.command, handler.args, {
       input: JSON.stringify(readCall(path.join(project, 'Program.cs'), project)),
       env: {

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 /** What a hook process did. */
 export interface HookRun {
@@ -19,6 +20,23 @@ export interface HookRunOptions {
 export interface ExecHandler {
   command: string; // 'node'
   args: string[]; // [<bundle>]
+}
+
+/** An installed handler as the settings file holds it. */
+export interface InstalledHandler extends ExecHandler {
+  type: string; // 'command'
+  timeout: number; // seconds
+  onFailure?: string; // 'block' (--strict)
+}
+
+/** The first handler under `matcher` in a settings file's hooks.PreToolUse; throws when there is none. */
+export function installedHandler(settingsFile: string, matcher: string): InstalledHandler {
+  const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as {
+    hooks?: { PreToolUse?: { matcher?: string; hooks?: InstalledHandler[] }[] };
+  };
+  const handler = settings.hooks?.PreToolUse?.find((group) => group.matcher === matcher)?.hooks?.[0];
+  if (handler === undefined) throw new Error(`no ${matcher} handler in ${settingsFile}`);
+  return handler;
 }
 
 // Every variable a kit hook reads: a test states the ones it wants, the runner's own never leak in

@@ -2,13 +2,19 @@
 export type { Tree, TreeFile } from './temp-tree.ts';
 /** Temp folders removed when the test (or the suite being collected) ends; trees written into them. */
 export { executable, tempDir, tempTree, writeTree } from './temp-tree.ts';
-/** Real git with no user or system config, and a temp repository holding a tree in one commit. */
-export { git, tempRepo } from './temp-repo.ts';
+/** Real git with no user or system config, and a repository holding a tree in one commit (in a folder, or a temp one). */
+export { git, initRepo, tempRepo } from './temp-repo.ts';
 /** A CLI I/O that records what a command prints, and its options. */
 export type { RecordingIO, RecordingIOOptions } from './recording-io.ts';
 /** The CLI I/O recorder. */
 export { recordingIO } from './recording-io.ts';
 /** What a hook process did, how it is started, and an exec-form handler. */
-export type { ExecHandler, HookRun, HookRunOptions } from './hook-process.ts';
+export type { ExecHandler, HookRun, HookRunOptions, InstalledHandler } from './hook-process.ts';
 /** Hook processes as the host starts them, in an environment free of the runner's kit variables. */
 export { hookEnv, runHookCommand, runHookFile } from './hook-process.ts';
+/** The handler install wrote under a matcher, read back from the settings file. */
+export { installedHandler } from './hook-process.ts';
+/** What a hook process loaded: mvdan-sh, the parse path's builtins. */
+export type { ParserLoad } from './parser-probe.ts';
+/** Runs a hook file with the parser probe preloaded. */
+export { runWithParserProbe } from './parser-probe.ts';

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { devNull } from 'node:os';
 import { type Tree, tempDir, writeTree } from './temp-tree.ts';
 
@@ -23,12 +24,17 @@ export function git(dir: string, ...args: string[]): string {
   });
 }
 
+/** Makes `dir` (created if missing) a real git repository, branch main, holding `tree` in one commit. */
+export function initRepo(dir: string, tree: Tree = {}): string {
+  mkdirSync(dir, { recursive: true });
+  git(dir, 'init', '-q');
+  writeTree(dir, tree);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '--allow-empty', '-m', 'initial');
+  return dir;
+}
+
 /** A real git repository (`git init`, branch main) in a fresh tempDir, holding `tree` in one commit. */
 export function tempRepo(tree: Tree = {}, label = 'kit-repo'): string {
-  const root = tempDir(label);
-  git(root, 'init', '-q');
-  writeTree(root, tree);
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '--allow-empty', '-m', 'initial');
-  return root;
+  return initRepo(tempDir(label), tree);
 }

@@ -1,13 +1,14 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { onPath } from '@kit/fail-open';
-import type { CliIO, GuardDefinition } from '../guard-definition.ts';
+import type { CliIO, GuardDefinition } from '../guard.ts';
+import { isDenyOutput } from '../hosts/claude-code.ts';
 import { readSwitch } from '../switches.ts';
 import { parseArgs } from './args.ts';
 import { findOwnHandlers } from './handler.ts';
 import { fail, say } from './output.ts';
 import { locate, type Scope, scopeFlags, scopeFromFlags } from './scope.ts';
-import { isObject, readSettings } from './settings-file.ts';
+import { readSettings } from './settings-file.ts';
 
 /** One line of the doctor's report. */
 interface Check {
@@ -136,7 +137,7 @@ async function runPositiveControl(
       cwd,
       timeoutSeconds * 1000,
     );
-    if (run.exitCode === 0 && isDeny(run.stdout)) {
+    if (run.exitCode === 0 && isDenyOutput(run.stdout)) {
       return { ok: true, text: `positive control denied through \`${command} ${args.join(' ')}\`` };
     }
     const off = guard.switches
@@ -151,19 +152,6 @@ async function runPositiveControl(
     };
   } finally {
     await control.cleanup?.().catch(() => undefined);
-  }
-}
-
-function isDeny(stdout: string): boolean {
-  try {
-    const output: unknown = JSON.parse(stdout);
-    return (
-      isObject(output) &&
-      isObject(output.hookSpecificOutput) &&
-      output.hookSpecificOutput.permissionDecision === 'deny'
-    );
-  } catch {
-    return false;
   }
 }
 

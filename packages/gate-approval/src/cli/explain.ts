@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { HookRuntime } from '@kit/fail-open';
-import type { CliIO, GuardDefinition } from '../guard-definition.ts';
+import type { CliIO, GuardDefinition } from '../guard.ts';
 import type { Verdict } from '../verdict.ts';
 import { parseArgs } from './args.ts';
 import { fail, say } from './output.ts';

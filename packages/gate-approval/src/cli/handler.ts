@@ -1,5 +1,6 @@
-import type { GuardDefinition } from '../guard-definition.ts';
-import { isObject, type SettingsDocument } from './settings-file.ts';
+import { isJsonObject } from '@kit/fail-open';
+import type { GuardDefinition } from '../guard.ts';
+import type { SettingsDocument } from './settings-file.ts';
 
 /** The one exec-form handler install writes. */
 export interface CommandHandler {
@@ -34,7 +35,7 @@ const bundleExtensions = ['.cjs', '.mjs', '.js'];
  * or a command running `<guard> hook` (the bin).
  */
 export function isOwnHandler(guardName: string, handler: unknown): boolean {
-  if (!isObject(handler)) return false;
+  if (!isJsonObject(handler)) return false;
   const files = bundleExtensions.map((extension) => `${guardName}${extension}`);
   const isBundle = (path: string): boolean => files.includes(baseName(path));
   if (Array.isArray(handler.args) && handler.args.some((arg) => typeof arg === 'string' && isBundle(arg))) {
@@ -62,7 +63,7 @@ export interface HandlerPlace {
 export function findOwnHandlers(document: SettingsDocument, guardName: string): HandlerPlace[] {
   const places: HandlerPlace[] = [];
   preToolUseOf(document)?.forEach((group, groupIndex) => {
-    if (!isObject(group) || !Array.isArray(group.hooks)) return;
+    if (!isJsonObject(group) || !Array.isArray(group.hooks)) return;
     const hooks = group.hooks as unknown[];
     hooks.forEach((handler, handlerIndex) => {
       if (isOwnHandler(guardName, handler)) {
@@ -75,7 +76,7 @@ export function findOwnHandlers(document: SettingsDocument, guardName: string): 
 
 function preToolUseOf(document: SettingsDocument): unknown[] | null {
   const hooks = document.hooks;
-  return isObject(hooks) && Array.isArray(hooks.PreToolUse) ? hooks.PreToolUse : null;
+  return isJsonObject(hooks) && Array.isArray(hooks.PreToolUse) ? hooks.PreToolUse : null;
 }
 
 /** What install does to the document. */
@@ -101,7 +102,7 @@ export function planInstall(
     change = 'upgraded';
   } else {
     removePlaces(document, places);
-    if (!isObject(document.hooks)) document.hooks = {};
+    if (!isJsonObject(document.hooks)) document.hooks = {};
     const hooks = document.hooks as Record<string, unknown>;
     if (!Array.isArray(hooks.PreToolUse)) hooks.PreToolUse = [];
     (hooks.PreToolUse as unknown[]).push({ matcher: guard.matcher, hooks: [handler] });

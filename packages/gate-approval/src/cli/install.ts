@@ -1,4 +1,4 @@
-import type { CliIO, GuardDefinition } from '../guard-definition.ts';
+import type { CliIO, GuardDefinition } from '../guard.ts';
 import { parseArgs } from './args.ts';
 import { placeBundle, readBundleSource, readExisting, undoPlaceBundle } from './bundle-file.ts';
 import { buildHandler, planInstall } from './handler.ts';

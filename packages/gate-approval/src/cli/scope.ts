@@ -1,5 +1,5 @@
 import { extname, join } from 'node:path';
-import type { CliIO, GuardDefinition } from '../guard-definition.ts';
+import type { CliIO, GuardDefinition } from '../guard.ts';
 
 /** Which settings file a command works on. */
 export type Scope = 'user' | 'project' | 'local';

@@ -1,5 +1,6 @@
 import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { isJsonObject } from '@kit/fail-open';
 
 /** A settings document: a JSON object whose `hooks` / `hooks.PreToolUse`, when present, have the right types. */
 export type SettingsDocument = Record<string, unknown>;
@@ -44,9 +45,9 @@ export async function readSettings(path: string): Promise<SettingsRead> {
 }
 
 function shapeProblem(parsed: unknown): string | null {
-  if (!isObject(parsed)) return 'the file does not hold a JSON object';
+  if (!isJsonObject(parsed)) return 'the file does not hold a JSON object';
   if (parsed.hooks === undefined) return null;
-  if (!isObject(parsed.hooks)) return '"hooks" is not an object';
+  if (!isJsonObject(parsed.hooks)) return '"hooks" is not an object';
   const preToolUse = parsed.hooks.PreToolUse;
   if (preToolUse !== undefined && !Array.isArray(preToolUse)) return '"hooks.PreToolUse" is not an array';
   return null;
@@ -100,14 +101,9 @@ async function replaceFile(target: string, text: string, mode: number | null): P
   }
 }
 
-/** True for a plain JSON object. */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** An fs error's code ('ENOENT'), or undefined. */
 export function errorCode(error: unknown): string | undefined {
-  return isObject(error) && typeof error.code === 'string' ? error.code : undefined;
+  return isJsonObject(error) && typeof error.code === 'string' ? error.code : undefined;
 }
 
 /** A short one-line description of an error. */

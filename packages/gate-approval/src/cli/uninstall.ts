@@ -1,6 +1,6 @@
 import { readFile, rmdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { CliIO, GuardDefinition } from '../guard-definition.ts';
+import type { CliIO, GuardDefinition } from '../guard.ts';
 import { parseArgs } from './args.ts';
 import { findOwnHandlers, planUninstall } from './handler.ts';
 import { diffLines } from './line-diff.ts';
