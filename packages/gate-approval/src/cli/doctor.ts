@@ -18,11 +18,13 @@ interface Check {
 
 /** `doctor [--user|--project|--local]`: checks the installation end to end; exit 1 with the list of problems. */
 export async function doctorCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(argv, { flags: scopeFlags, options: [] });
-  if ('error' in parsed) return fail(io, `doctor: ${parsed.error}; run \`${guard.name} --help\``);
+  const parsedArgs = parseArgs(argv, { flags: scopeFlags, options: [] });
+  if (!parsedArgs.ok) return fail(io, `doctor: ${parsedArgs.message}; run \`${guard.name} --help\``);
+  const parsed = parsedArgs.value;
   if (parsed.positionals.length > 0) return fail(io, `doctor: unexpected argument ${parsed.positionals[0]}`);
-  const scope = scopeFromFlags(parsed.flags);
-  if (typeof scope !== 'string') return fail(io, `doctor: ${scope.error}`);
+  const chosenScope = scopeFromFlags(parsed.flags);
+  if (!chosenScope.ok) return fail(io, `doctor: ${chosenScope.message}`);
+  const scope = chosenScope.value;
 
   const checks = [...(await checkInstallation(guard, scope, io)), ...switchLines(guard, io)];
   for (const problem of await guardChecks(guard, io)) checks.push({ ok: false, text: problem });
@@ -38,8 +40,9 @@ export async function doctorCommand(guard: GuardDefinition, argv: string[], io: 
 
 async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO): Promise<Check[]> {
   const where = locate(guard, scope, io);
-  const settings = await readSettings(where.settingsPath);
-  if (!settings.ok) return [{ ok: false, text: settings.message }];
+  const read = await readSettings(where.settingsPath);
+  if (!read.ok) return [{ ok: false, text: read.message }];
+  const settings = read.value;
   const installHint = `run \`${guard.name} install --${scope}\``;
   if (!settings.exists) return [{ ok: false, text: `${where.settingsPath} does not exist: ${installHint}` }];
   const places = findOwnHandlers(settings.document, guard.name);

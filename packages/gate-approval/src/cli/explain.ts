@@ -16,8 +16,9 @@ type Explanation =
 
 /** `explain '<command or path>' [--cwd DIR] [--json]`: runs evaluate on a synthetic payload and says what it decided. */
 export async function explainCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(argv, { flags: ['--json'], options: ['--cwd'] });
-  if ('error' in parsed) return fail(io, `explain: ${parsed.error}; run \`${guard.name} --help\``);
+  const parsedArgs = parseArgs(argv, { flags: ['--json'], options: ['--cwd'] });
+  if (!parsedArgs.ok) return fail(io, `explain: ${parsedArgs.message}; run \`${guard.name} --help\``);
+  const parsed = parsedArgs.value;
   if (parsed.positionals.length !== 1) {
     return fail(
       io,

@@ -14,16 +14,9 @@ export interface CommandHandler {
 /** Seconds the host gives the hook before killing it. */
 export const handlerTimeoutSeconds = 5;
 
-/** The handler for a bundle at `bundlePath`. */
-export function buildHandler(bundlePath: string, strict: boolean): CommandHandler {
-  const handler: CommandHandler = {
-    type: 'command',
-    command: 'node',
-    args: [bundlePath],
-    timeout: handlerTimeoutSeconds,
-  };
-  if (strict) handler.onFailure = 'block';
-  return handler;
+/** The handler for a bundle at `bundlePath`; `onFailure: 'block'` for a strict install. */
+export function buildHandler(bundlePath: string, extra: Pick<CommandHandler, 'onFailure'>): CommandHandler {
+  return { type: 'command', command: 'node', args: [bundlePath], timeout: handlerTimeoutSeconds, ...extra };
 }
 
 // A bundle is CommonJS (.cjs, the kit's guards) or an ES module (.mjs): install keeps its extension.
@@ -123,8 +116,8 @@ export function planUninstall(
 ): { document: SettingsDocument; removed: number; alternatives: SettingsDocument[] } {
   const places = findOwnHandlers(original, guardName);
   if (places.length === 0) return { document: structuredClone(original), removed: 0, alternatives: [] };
-  const keepEverything = removeOwn(original, guardName, false);
-  const keepContainers = removeOwn(original, guardName, true);
+  const keepEverything = withoutOwnHandlers(original, guardName);
+  const keepContainers = withoutOwnGroups(original, guardName);
   const keepHooks = structuredClone(keepContainers);
   const hooks = keepHooks.hooks as Record<string, unknown>;
   if ((hooks.PreToolUse as unknown[]).length === 0) delete hooks.PreToolUse;
@@ -133,11 +126,18 @@ export function planUninstall(
   return { document, removed: places.length, alternatives: [keepHooks, keepContainers, keepEverything] };
 }
 
-function removeOwn(original: SettingsDocument, guardName: string, pruneGroups: boolean): SettingsDocument {
+// A copy without this guard's handlers; the groups they leave empty stay.
+function withoutOwnHandlers(original: SettingsDocument, guardName: string): SettingsDocument {
   const document = structuredClone(original);
   const places = findOwnHandlers(document, guardName);
-  if (pruneGroups) removePlaces(document, places);
-  else for (const place of [...places].reverse()) place.group.hooks.splice(place.handlerIndex, 1);
+  for (const place of [...places].reverse()) place.group.hooks.splice(place.handlerIndex, 1);
+  return document;
+}
+
+// A copy without this guard's handlers and the groups they leave empty.
+function withoutOwnGroups(original: SettingsDocument, guardName: string): SettingsDocument {
+  const document = structuredClone(original);
+  removePlaces(document, findOwnHandlers(document, guardName));
   return document;
 }
 
