@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bashPayload, runCli } from '@kit/gate-approval';
@@ -79,7 +79,9 @@ describe('the built bin, as a process', () => {
     expect(install.status, install.stderr).toBe(0);
     const bundle = join(project, '.claude', 'hooks', 'exit-status-guard.cjs');
     expect(existsSync(bundle)).toBe(true);
-    const handler = installedHandler(join(project, '.claude', 'settings.json'), 'Bash');
+    const settingsFile = join(project, '.claude', 'settings.json');
+    expect(JSON.parse(readFileSync(settingsFile, 'utf8')).hooks.PreToolUse[0].matcher).toBe('Bash');
+    const handler = installedHandler(settingsFile, 'Bash');
     expect(handler).toMatchObject({ type: 'command', command: 'node', args: [bundle] });
     const payload = bashPayload('make test | tail -5', { cwd: project, sessionId: 's' });
     const hook = runHookCommand(handler, payload, { env: hookEnv({ CLAUDE_PROJECT_DIR: project }) });

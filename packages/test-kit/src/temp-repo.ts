@@ -3,9 +3,12 @@ import { mkdirSync } from 'node:fs';
 import { devNull } from 'node:os';
 import { type Tree, tempDir, writeTree } from './temp-tree.ts';
 
-// No user or system config (hooks, signing, a default branch of its own) and a fixed identity, so
-// the machine's git setup cannot change a test.
-const gitEnv = {
+/**
+ * No user or system config (hooks, signing, a default branch of its own) and a fixed identity, so
+ * the machine's git setup cannot change a test: for git run by a test, and the environment of a CLI
+ * that runs git itself.
+ */
+export const gitIdentity: Record<string, string> = {
   GIT_CONFIG_GLOBAL: devNull,
   GIT_CONFIG_NOSYSTEM: '1',
   GIT_AUTHOR_NAME: 'kit-test',
@@ -19,7 +22,7 @@ export function git(dir: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'init.defaultBranch=main', ...args], {
     cwd: dir,
     encoding: 'utf8',
-    env: { ...process.env, ...gitEnv },
+    env: { ...process.env, ...gitIdentity },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

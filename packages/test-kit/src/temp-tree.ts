@@ -17,13 +17,18 @@ export function executable(text: string): TreeFile {
   return { text, mode: 0o755 };
 }
 
+/** A fresh folder under the OS temp folder (its real path: macOS's /var is /private/var) that the caller removes. */
+export function freshTempDir(label = 'kit'): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), `${label}-`)));
+}
+
 /**
- * A fresh folder under the OS temp folder (its real path: macOS's /var is /private/var), removed when
- * the test that made it finishes, or after its suite when it was made while the tests were collected
- * (a module's top or a `describe` body). Not from a `beforeAll`: vitest runs no cleanup registered there.
+ * A fresh temp folder removed when the test that made it finishes, or after its suite when it was
+ * made while the tests were collected (a module's top or a `describe` body). Not from a `beforeAll`:
+ * vitest runs no cleanup registered there (use freshTempDir and remove it in the `afterAll`).
  */
 export function tempDir(label = 'kit'): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), `${label}-`)));
+  const dir = freshTempDir(label);
   removeWhenDone(dir);
   return dir;
 }

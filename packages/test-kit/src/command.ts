@@ -7,6 +7,7 @@ export interface CommandResult {
   stderr: string;
 }
 
+/** Where and how runCommand runs a command. */
 export interface RunCommandOptions {
   cwd: string;
   env?: NodeJS.ProcessEnv;
@@ -37,7 +38,7 @@ export function runCommand(
     if (options.input !== undefined) child.stdin?.end(options.input);
     const timeoutMs = options.timeoutMs ?? 60_000;
     const timer = setTimeout(() => {
-      stderr += `\n[e2e] ${command} ${args.join(' ')} did not finish within ${timeoutMs} ms: killed`;
+      stderr += `\n[kit] ${command} ${args.join(' ')} did not finish within ${timeoutMs} ms: killed`;
       child.kill('SIGKILL');
     }, timeoutMs);
     child.on('error', (error) => {
