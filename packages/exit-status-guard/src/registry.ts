@@ -61,13 +61,13 @@ export function shippedRegistryFile(): RegistryFile {
 }
 
 /** Why a registry file's text is no registry. */
-export type RegistryTextProblem = 'not-json' | 'not-an-object';
+type RegistryTextProblem = 'not-json' | 'not-an-object';
 
 /**
  * A registry file's text as a registry object, or why it is none; the `message` completes a
  * sentence that starts with the file's name ("is not a JSON object"). The caller counts it as `{}`.
  */
-export function parseRegistryText(text: string): Outcome<RegistryFile, RegistryTextProblem> {
+function parseRegistryText(text: string): Outcome<RegistryFile, RegistryTextProblem> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -1,16 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import {
-  compilePattern,
-  compileRegistry,
-  evaluate,
-  loadRegistry,
-  registryLists,
-  type RegistryFile,
-  shippedRegistryFile,
-  translatePosixClasses,
-} from '../src/index.ts';
+import { compilePattern, compileRegistry, evaluate, loadRegistry, type RegistryFile } from '../src/index.ts';
+import { translatePosixClasses } from '../src/pattern.ts';
+import { registryLists, shippedRegistryFile } from '../src/registry.ts';
 import { positiveControl } from './cases.ts';
 import { bashCall, contextWithFiles, contextWithRegistry, fakeContext, noFiles } from './fake-context.ts';
 
