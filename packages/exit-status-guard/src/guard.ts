@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { bashPayload, type CliIO, defineGuard, type GuardDefinition } from '@kit/gate-approval';
 import { realContext } from './context.ts';
 import { evaluate } from './evaluate.ts';
@@ -28,15 +25,11 @@ export const guardDefinition: GuardDefinition = defineGuard({
     },
   ],
   evaluate: (input, runtime) => evaluate(input, realContext(runtime)),
-  positiveControl: async () => {
-    // An empty folder: a project registry with replace: true must not hide the guard's own control.
-    const dir = await mkdtemp(join(tmpdir(), 'exit-status-guard-doctor-'));
-    return {
-      payload: bashPayload(positiveControlCommand, { cwd: dir, sessionId: 'doctor' }),
-      env: { CLAUDE_PROJECT_DIR: dir },
-      cleanup: () => rm(dir, { recursive: true, force: true }),
-    };
-  },
+  // In an empty folder: a project registry with replace: true must not hide the guard's own control.
+  positiveControl: async (scratch) => ({
+    payload: bashPayload(positiveControlCommand, { cwd: scratch, sessionId: 'doctor' }),
+    env: { CLAUDE_PROJECT_DIR: scratch },
+  }),
   commands: {
     'friction-report': {
       summary: 'read Claude Code transcripts and report what this guard denied (read-only)',

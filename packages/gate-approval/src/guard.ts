@@ -33,8 +33,7 @@ export interface GuardCommand {
 /** The positive control doctor runs through the installed command. */
 export interface PositiveControl {
   payload: HookInput;
-  env?: Record<string, string>;
-  cleanup?: () => Promise<void>;
+  env?: Record<string, string>; // over the user's environment (a switch turned on, a temp folder)
 }
 
 /** What a guard says of itself to `defineGuard`; the version, the bundle and a default payloadFor are derived. */
@@ -55,8 +54,11 @@ export interface GuardSpec {
    * the command, or a Read of the path resolved against the cwd, in session `explain`.
    */
   payloadFor?: (arg: string, cwd: string) => HookInput;
-  /** A payload that must deny through the installed command (doctor). May set up a temp tree. */
-  positiveControl: () => Promise<PositiveControl>;
+  /**
+   * A payload that must deny through the installed command (doctor). `scratch` is an empty folder
+   * of its own for any tree the control needs; doctor removes it after the run.
+   */
+  positiveControl: (scratch: string) => Promise<PositiveControl>;
   /** Guard-only subcommands. */
   commands?: Record<string, GuardCommand>;
   /** Extra doctor checks: each returned line is a problem. */

@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bashPayload, defineGuard, type GuardDefinition } from '@kit/gate-approval';
 import { realContext } from './context.ts';
@@ -29,15 +28,12 @@ export const guardDefinition: GuardDefinition = defineGuard({
     },
   ],
   evaluate: (input, runtime) => evaluate(input, realContext(runtime)),
-  positiveControl: async () => {
-    const repository = await mkdtemp(join(tmpdir(), 'git-write-gate-control-'));
+  // A managed repository as the probe sees one: a `.git` folder and the profile at the top.
+  positiveControl: async (repository) => {
     await mkdir(join(repository, '.git'));
     await mkdir(join(repository, '.claude', 'skills'), { recursive: true });
     await writeFile(join(repository, profileRelativePath), '---\nname: repo-profile\n---\n');
-    return {
-      payload: bashPayload('git push origin main', { cwd: repository, sessionId: 'doctor' }),
-      cleanup: () => rm(repository, { recursive: true, force: true }),
-    };
+    return { payload: bashPayload('git push origin main', { cwd: repository, sessionId: 'doctor' }) };
   },
   onFailOpen,
 });

@@ -46,18 +46,14 @@ describe('the shared CLI, wired for this gate', () => {
     expect(JSON.parse(plain.out())).toMatchObject({ verdict: 'none' });
   });
   test('the positive control denies', async () => {
-    const control = await guardDefinition.positiveControl();
-    try {
-      const verdict = await guardDefinition.evaluate(control.payload, {
-        env: {},
-        raw: '',
-        guard: 'git-write-gate',
-        deadline: Date.now() + 1000,
-      });
-      expect(verdict.kind).toBe('deny');
-    } finally {
-      await control.cleanup?.();
-    }
+    const control = await guardDefinition.positiveControl(tempDir());
+    const verdict = await guardDefinition.evaluate(control.payload, {
+      env: {},
+      raw: '',
+      guard: 'git-write-gate',
+      deadline: Date.now() + 1000,
+    });
+    expect(verdict.kind).toBe('deny');
   });
   test('the hook command behaves as the bundle, strict policy included', async () => {
     const strict = {

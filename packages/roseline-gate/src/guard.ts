@@ -1,5 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { defineGuard, type GuardDefinition, readPayload } from '@kit/gate-approval';
 import { realContext } from './context.ts';
@@ -27,8 +26,7 @@ export const guardDefinition: GuardDefinition = defineGuard({
       cwd,
       sessionId: `explain-${process.pid}-${Date.now()}`,
     }),
-  positiveControl: async () => {
-    const root = await mkdtemp(join(tmpdir(), `${guardName}-control-`));
+  positiveControl: async (root) => {
     await writeFile(join(root, 'Control.csproj'), '<Project Sdk="Microsoft.NET.Sdk" />\n');
     await writeFile(join(root, 'Control.cs'), 'class Control {}\n');
     return {
@@ -38,7 +36,6 @@ export const guardDefinition: GuardDefinition = defineGuard({
       }),
       // on: the control must deny on a machine without dnx; the temp folder keeps its marker in the tree.
       env: { [switchName]: 'on', TMPDIR: root, TEMP: root, TMP: root },
-      cleanup: () => rm(root, { recursive: true, force: true }),
     };
   },
 });

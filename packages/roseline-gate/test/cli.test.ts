@@ -54,18 +54,14 @@ describe('the shared CLI over this guard', () => {
   });
 
   test('the positive control denies through evaluate', async () => {
-    const control = await guardDefinition.positiveControl();
-    try {
-      const verdict = await guardDefinition.evaluate(control.payload, {
-        env: { ...control.env, PATH: '' },
-        raw: '',
-        guard: 'roseline-gate',
-        deadline: Date.now() + 3000,
-      });
-      expect(verdict.kind).toBe('deny');
-    } finally {
-      await control.cleanup?.();
-    }
+    const control = await guardDefinition.positiveControl(tempDir());
+    const verdict = await guardDefinition.evaluate(control.payload, {
+      env: { ...control.env, PATH: '' },
+      raw: '',
+      guard: 'roseline-gate',
+      deadline: Date.now() + 3000,
+    });
+    expect(verdict.kind).toBe('deny');
   });
 
   test('the definition: matcher Read, the switch documented, the bundle in dist', () => {

@@ -1,5 +1,6 @@
-import { stat } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { onPath } from '@kit/fail-open';
 import type { CliIO, GuardDefinition } from '../guard.ts';
 import { isDenyOutput } from '../hosts/claude-code.ts';
@@ -118,10 +119,13 @@ async function runPositiveControl(
   timeoutSeconds: number,
   io: CliIO,
 ): Promise<Check> {
+  let scratch: string | null = null;
   let control: Awaited<ReturnType<GuardDefinition['positiveControl']>>;
   try {
-    control = await guard.positiveControl();
+    scratch = await mkdtemp(join(tmpdir(), `${guard.name}-control-`));
+    control = await guard.positiveControl(scratch);
   } catch (error) {
+    if (scratch !== null) await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
     return {
       ok: false,
       text: `the positive control could not be set up: ${error instanceof Error ? error.message : String(error)}`,
@@ -154,7 +158,7 @@ async function runPositiveControl(
       text: `the positive control did not deny through the installed command (${detail})${off.length > 0 ? `; ${off.join(', ')}` : ''}`,
     };
   } finally {
-    await control.cleanup?.().catch(() => undefined);
+    await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
