@@ -86,7 +86,7 @@ describe('the stand-in and the real CLI', () => {
 });
 
 // What the host does with each way a hook can end, recorded: the kit's fail-open and strict designs
-// rest on these rows (host-protocol.md).
+// rest on these rows (the output table of Claude Code's hooks reference, as 2.1.328 behaves).
 describe('the host on each way a hook ends', () => {
   test('exit 2: blocked, the stderr reaches the model, listed as a denial', async () => {
     const { home, project } = await scratch();
