@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readPayload } from '@kit/gate-approval';
 import { describe, expect, test } from 'vitest';
 import { evaluate } from '../src/index.ts';
 import { cases, positiveControl, precedence } from './cases.ts';
@@ -76,7 +77,7 @@ describe('cannot judge is no opinion', () => {
     expect(['none', 'cannotJudge']).toContain(evaluate(bashCall(command), fakeContext()).kind);
   });
   test('another tool, or no command, is no opinion', () => {
-    expect(evaluate({ tool_name: 'Read', tool_input: { file_path: '/x' } }, fakeContext()).kind).toBe('none');
+    expect(evaluate(readPayload('/x'), fakeContext()).kind).toBe('none');
     expect(evaluate({ tool_name: 'Bash', tool_input: {} }, fakeContext()).kind).toBe('none');
     expect(evaluate({ tool_name: 'Bash' }, fakeContext()).kind).toBe('none');
   });
