@@ -9,7 +9,17 @@ export type { DynamicNested } from './nested.ts';
 /** Re-parses the string of bash -c / eval / env -S as a command of its own. */
 export { parseNested } from './nested.ts';
 /** Parses a bash command line into segments (one per simple command); never throws on the command. */
-export { parse } from './parse.ts';
+export { parse, parseCommandLine } from './parse.ts';
+/** The top command with one nested line's text replaced, quoted back into every runner above it. */
+export { liftToTop } from './lift.ts';
+/** A word the shell reads back as exactly the given text. */
+export { shellQuote } from './shell-quote.ts';
+/** How many frames stand between a segment and its line's main list. */
+export { frameDepth } from './frame-depth.ts';
+/** One segment met by walkSegments: the segment, its line, the lines from the top down to it. */
+export type { SegmentVisit } from './walk.ts';
+/** The walk over every segment at every depth; every line of the tree; the lines one segment runs. */
+export { listLines, nestedRunBy, walkSegments } from './walk.ts';
 /** One capture and its readers. */
 export type { StatusCapture } from './status-captures.ts';
 /** The frame whose shell a builtin in a segment changes (cd, set -o), or null when it runs apart. */
@@ -19,13 +29,19 @@ export { findStatusCaptures } from './status-captures.ts';
 /** The shapes parse returns. */
 export type {
   Assign,
+  CommandLine,
+  CommandLineOptions,
+  CommandLineOutcome,
   Context,
   ContextKind,
   ListOp,
+  Nested,
+  NestedKind,
   ParseOptions,
   ParseOutcome,
   Placement,
   Redirect,
+  Runner,
   Segment,
   Word,
 } from './types.ts';

@@ -106,12 +106,22 @@ export interface Unwrapped {
  * sudo -D DIR: `directories`, where the command runs.
  */
 export function unwrapLaunchers(argv: Word[]): Unwrapped {
+  return unwrap(argv, true);
+}
+
+/** unwrapLaunchers without find: the head stays `find …` (its actions are command lines of their own). */
+export function unwrapLaunchersBeforeFind(argv: Word[]): Unwrapped {
+  return unwrap(argv, false);
+}
+
+function unwrap(argv: Word[], throughFind: boolean): Unwrapped {
   const result: Unwrapped = { head: [], launchers: [], assigns: [], splitString: null, directories: [] };
   let words = argv;
   for (;;) {
     const first = words[0];
     const name = first && !first.dynamic && first.value !== null ? basename(first.value) : null;
     if (name === 'find') {
+      if (!throughFind) break;
       const command = findExecCommand(words);
       if (command === null) break;
       result.launchers.push(name);

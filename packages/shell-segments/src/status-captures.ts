@@ -1,4 +1,4 @@
-import type { ParseOutcome, Segment } from './types.ts';
+import type { Segment } from './types.ts';
 
 /** One `$?` capture and the segments that read the captured status afterwards. */
 export interface StatusCapture {
@@ -15,9 +15,9 @@ const declarations = new Set(['local', 'declare', 'typeset', 'export', 'readonly
  * declaration builtins), each with the later segments that read $NAME. A later assignment to NAME
  * ends the readers of a capture (a reader that also reassigns, rc=$((rc+1)), still counts).
  */
-export function findStatusCaptures(outcome: ParseOutcome & { ok: true }): StatusCapture[] {
+export function findStatusCaptures(line: { segments: Segment[] }): StatusCapture[] {
   const captures: StatusCapture[] = [];
-  const { segments } = outcome;
+  const { segments } = line;
   for (const segment of segments) {
     const name = capturedName(segment);
     if (name === null) continue;

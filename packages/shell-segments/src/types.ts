@@ -96,3 +96,46 @@ export type ParseOutcome =
 export interface ParseOptions {
   maxLength?: number; // default 65536 chars
 }
+
+/** How a segment hands a command line to another shell (later kinds: a heredoc or pipe that feeds a shell). */
+export type NestedKind =
+  | 'shell-string' // bash -c 'str', sh -lc 'str' (bash|sh|zsh|dash|ksh, any flags)
+  | 'eval' // eval 'a' 'b': the words joined by spaces
+  | 'split-string' // env -S 'str' [operands]
+  | 'find-exec'; // find … -exec|-execdir|-ok|-okdir cmd … ; (or +): one per action
+
+/**
+ * A parsed command line: the top one, or one that a segment of another line runs. Its segments'
+ * offsets are into its own `source`, and each segment's context starts at this line's own 'main'.
+ */
+export interface CommandLine {
+  source: string; // the command; bash -c 'a | b' → a | b; find . -exec rm {} \; → rm {} (as written)
+  segments: Segment[];
+  runner: Runner | null; // null for the top line
+  nested: Nested[]; // the command lines its segments run, by segment, then by position
+}
+
+/** What runs a nested command line: the very segment object of the line above, and where the text stands. */
+export interface Runner {
+  line: CommandLine; // the line above
+  segment: Segment; // one of line.segments
+  kind: NestedKind;
+  start: number; // offsets into line.source: the string word, eval's words, env -S's string and operands, the action's words
+  end: number;
+}
+
+/** A command line a segment runs: parsed, or why not (known only at run time, no parse, too long, too deep). */
+export type Nested =
+  | { ok: true; line: CommandLine }
+  | { ok: false; runner: Runner; reason: 'dynamic' | 'syntax' | 'too-long' | 'too-deep'; message: string };
+
+/** What parseCommandLine returns: the top command line with every line nested in it, or why there is none. */
+export type CommandLineOutcome =
+  | { ok: true; value: CommandLine }
+  | { ok: false; reason: 'syntax' | 'too-long' | 'not-text'; message: string };
+
+/** Limits for parseCommandLine. */
+export interface CommandLineOptions {
+  maxLength?: number; // default 65536 chars, for the command and for each nested line's text
+  maxNesting?: number; // default 8: how many lines deep nesting is read (0: none); deeper is 'too-deep'
+}

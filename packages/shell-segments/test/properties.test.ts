@@ -2,9 +2,10 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { headText, unwrapLaunchers } from '../src/launchers.ts';
 import { parseNested } from '../src/nested.ts';
-import { parse } from '../src/parse.ts';
+import { parse, parseCommandLine } from '../src/parse.ts';
 import { findStatusCaptures } from '../src/status-captures.ts';
-import type { ParseOutcome } from '../src/types.ts';
+import type { CommandLineOutcome, ParseOutcome } from '../src/types.ts';
+import { listLines, walkSegments } from '../src/walk.ts';
 
 /** Every text a successful outcome reports is the slice of the input at its offsets. */
 function assertSlices(input: string, outcome: ParseOutcome): void {
@@ -33,6 +34,45 @@ function assertSlices(input: string, outcome: ParseOutcome): void {
     parseNested(segment);
   });
   findStatusCaptures(outcome);
+  assertTree(input, parseCommandLine(input));
+}
+
+/** Every line of the tree: each segment's text a slice of its own line's source, each runner a span of the line above. */
+function assertTree(input: string, outcome: CommandLineOutcome): void {
+  if (!outcome.ok) {
+    expect(['syntax', 'too-long', 'not-text']).toContain(outcome.reason);
+    return;
+  }
+  expect(outcome.value.source).toBe(input);
+  // Collected, then asserted once: an expect per word makes the property too slow to run often.
+  const wrong: string[] = [];
+  const lines = listLines(outcome.value);
+  for (const line of lines) {
+    line.segments.forEach((segment, index) => {
+      if (segment.index !== index) wrong.push(`index ${segment.index} at ${index}`);
+      if (line.source.slice(segment.start, segment.end) !== segment.text)
+        wrong.push(`segment ${segment.text}`);
+      if (segment.context[0]?.kind !== 'main') wrong.push(`frames of ${segment.text}`);
+      for (const word of segment.argv)
+        if (line.source.slice(word.start, word.end) !== word.text) wrong.push(`word ${word.text}`);
+    });
+    for (const nested of line.nested) {
+      const runner = nested.ok ? nested.line.runner : nested.runner;
+      if (runner === null || runner.line !== line || !line.segments.includes(runner.segment))
+        wrong.push(`runner of ${nested.ok ? nested.line.source : nested.reason}`);
+      else if (runner.start < 0 || runner.start > runner.end || runner.end > line.source.length)
+        wrong.push(`span ${runner.start}-${runner.end}`);
+      else if (
+        nested.ok &&
+        runner.kind === 'find-exec' &&
+        line.source.slice(runner.start, runner.end) !== nested.line.source
+      )
+        wrong.push(`find action ${nested.line.source}`);
+    }
+  }
+  const visits = [...walkSegments(outcome.value)].length;
+  if (visits !== lines.reduce((sum, line) => sum + line.segments.length, 0)) wrong.push(`${visits} visits`);
+  expect(wrong).toEqual([]);
 }
 
 test('any string in: an outcome out, never a throw', () => {
@@ -42,7 +82,7 @@ test('any string in: an outcome out, never a throw', () => {
     }),
     { numRuns: 1000 },
   );
-});
+}, 30_000);
 
 const fragment = fc.constantFrom(
   'git',
@@ -106,6 +146,9 @@ const fragment = fc.constantFrom(
   'eval ',
   'sudo -u x ',
   'env -S ',
+  'find . -exec ',
+  ' \\;',
+  ' {} +',
 );
 
 test('shell-ish strings from a grammar of fragments: an outcome, and every text a slice', () => {
@@ -116,7 +159,7 @@ test('shell-ish strings from a grammar of fragments: an outcome, and every text 
     }),
     { numRuns: 3000 },
   );
-});
+}, 30_000);
 
 // A grammar that mostly builds valid commands: words, lists, pipelines, groups and substitutions.
 const { list } = fc.letrec<{ word: string; simple: string; list: string }>((tie) => ({
@@ -157,6 +200,8 @@ const { list } = fc.letrec<{ word: string; simple: string; list: string }>((tie)
     tie('list').map((inner) => `{ ${inner}\n}`),
     tie('list').map((inner) => `! ${inner}`),
     tie('list').map((inner) => `bash -c '${inner.replace(/'/g, '')}'`),
+    tie('list').map((inner) => `eval "${inner.replace(/["\\$`]/g, '')}"`),
+    tie('simple').map((inner) => `find . -exec ${inner} \\; -exec ${inner} {} +`),
   ),
 }));
 
