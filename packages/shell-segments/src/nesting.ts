@@ -1,6 +1,7 @@
+import { frameDepth } from './frame-depth.ts';
 import { parseSegments } from './parse-segments.ts';
 import { findNestedTexts, type NestedText } from './runners.ts';
-import type { CommandLine, Nested, Runner } from './types.ts';
+import type { CommandLine, Nested, Runner, Segment } from './types.ts';
 
 /** The limits nesting is read under. */
 export interface NestingLimits {
@@ -45,5 +46,17 @@ function readNested(runner: Runner, found: NestedText, depth: number, limits: Ne
     const reason = parsed.reason === 'too-long' ? 'too-long' : 'syntax';
     return { ok: false, runner, reason, message: parsed.message };
   }
-  return { ok: true, line: { source: found.text, segments: parsed.value, runner, nested: [] } };
+  const segments = runner.kind === 'find-exec' ? actionSegments(parsed.value) : parsed.value;
+  return { ok: true, line: { source: found.text, segments, runner, nested: [] } };
+}
+
+/**
+ * The segments of a find action's line: its own command only. A substitution in its words
+ * (`-exec echo $(date) {} ;`) runs in the line above, once, before find starts: it is a segment
+ * of that line already, and here only makes the word dynamic.
+ */
+function actionSegments(segments: Segment[]): Segment[] {
+  return segments
+    .filter((segment) => frameDepth(segment) === 0)
+    .map((segment, index) => (segment.index === index ? segment : { ...segment, index }));
 }

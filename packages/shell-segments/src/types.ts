@@ -110,7 +110,7 @@ export type NestedKind =
  */
 export interface CommandLine {
   source: string; // the command; bash -c 'a | b' → a | b; find . -exec rm {} \; → rm {} (as written)
-  segments: Segment[];
+  segments: Segment[]; // for a find action, its command only: substitutions in its words run in the line above
   runner: Runner | null; // null for the top line
   nested: Nested[]; // the command lines its segments run, by segment, then by position
 }

@@ -225,6 +225,21 @@ describe('a child line refers to the segment that runs it', () => {
   });
 });
 
+test('a find action’s line holds its own command only: a substitution in its words runs in the line above', () => {
+  const line = topLine('find . -exec echo $(git push) {} \\;');
+  expect(line.segments.map((segment) => segment.text)).toEqual([
+    'find . -exec echo $(git push) {} \\;',
+    'git push',
+  ]);
+  const [action] = line.nested;
+  if (!action?.ok) throw new Error('expected the action’s line');
+  expect(action.line.source).toBe('echo $(git push) {}');
+  expect(action.line.segments.map((segment) => [segment.index, segment.text])).toEqual([
+    [0, 'echo $(git push) {}'],
+  ]);
+  expect(action.line.segments[0]?.argv[1]).toMatchObject({ value: null, dynamic: true });
+});
+
 const hasBash = spawnSync('bash', ['--version']).status === 0;
 describe.skipIf(!hasBash)('every tree command is one bash accepts', () => {
   test.for(trees.map(([command]) => command))('%s', (command) => {
