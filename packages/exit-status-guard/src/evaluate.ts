@@ -1,7 +1,7 @@
 import type { HookInput } from '@kit/fail-open';
 import { bashInput } from '@kit/fail-open';
 import { cannotJudge, deny, none, type Verdict } from '@kit/gate-approval';
-import { hasStructure, parseCommandLine } from '@kit/shell-segments';
+import { hasStructure, parse } from '@kit/shell-segments';
 import type { GuardContext } from './guard-context.ts';
 import type { Hit } from './hit.ts';
 import { chooseLogPath, sessionIdPattern } from './log-path.ts';
@@ -69,7 +69,7 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
     const bash = bashInput(input);
     if (bash === null) return none();
     if (!needsParser(bash.command)) return none();
-    const outcome = parseCommandLine(bash.command, { maxNesting });
+    const outcome = parse(bash.command, { maxNesting });
     if (!outcome.ok) return cannotJudge(outcome.reason);
     const unit = buildUnit(outcome.value, registryFor(input, context));
     const hit = findFirstHit(unit, bash.run_in_background === true);

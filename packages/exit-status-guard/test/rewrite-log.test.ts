@@ -1,4 +1,4 @@
-import { parseCommandLine } from '@kit/shell-segments';
+import { parse } from '@kit/shell-segments';
 import { describe, expect, test } from 'vitest';
 import { evaluate } from '../src/index.ts';
 import { findFirstHit } from '../src/evaluate.ts';
@@ -20,7 +20,7 @@ const denied = cases
 
 describe('a rewrite asks for the log path exactly when it writes to the log', () => {
   test.for(denied)('$command', ({ command, background }) => {
-    const outcome = parseCommandLine(command, { maxNesting: 4 });
+    const outcome = parse(command, { maxNesting: 4 });
     if (!outcome.ok) throw new Error(outcome.message);
     const hit = findFirstHit(buildUnit(outcome.value, registry), background);
     if (hit === null || hit === 'override') throw new Error('the table says deny');

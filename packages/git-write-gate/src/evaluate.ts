@@ -1,7 +1,7 @@
 import { isAbsolute, join } from 'node:path';
 import { bashInput, type HookInput } from '@kit/fail-open';
 import { cannotJudge, deny, isStrict, none, readSwitch, refuse, type Verdict } from '@kit/gate-approval';
-import { parseCommandLine } from '@kit/shell-segments';
+import { parse } from '@kit/shell-segments';
 import { isMainThread, startsWithEscape, switchName } from './escape.ts';
 import { isGitLooking, mayMoveDirectory } from './git-looking.ts';
 import type { GuardContext } from './guard-context.ts';
@@ -75,7 +75,7 @@ interface Judging {
 
 function judgeCommand(command: string, cwd: string, judging: Judging): Verdict {
   // 7. Parse. Over 64 KiB or a parse error: cannot judge, at the payload cwd (no segments, no cd).
-  const outcome = parseCommandLine(command, { maxNesting });
+  const outcome = parse(command, { maxNesting });
   if (!outcome.ok) {
     const why =
       outcome.reason === 'too-long'

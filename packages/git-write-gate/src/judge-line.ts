@@ -46,7 +46,6 @@ interface LineFrame {
   base: string; // the directory the line's first segment runs in
   escaped: boolean; // the line is run by a segment carrying the escape
   assignNames: readonly string[]; // a find action's line: the names assigned in front of the find (GH_REPO=)
-  findAction: boolean; // a find action's line: `{}` is a path find supplies at run time
   subject: string | null; // a find action's line: the find, which a reason names (and a GIT_GATE=off prefix goes before)
 }
 
@@ -65,7 +64,7 @@ interface LineState {
 export function findWrites(top: CommandLine, cwd: string): Finding[] {
   const state: LineState = { afterInit: false, findings: [] };
   const frames = new Map<CommandLine, LineFrame>([
-    [top, { base: cwd, escaped: false, assignNames: [], findAction: false, subject: null }],
+    [top, { base: cwd, escaped: false, assignNames: [], subject: null }],
   ]);
   const moves = new Map<CommandLine, DirectoryMove[]>();
   for (const { segment, line } of walkSegments(top)) {
@@ -113,14 +112,13 @@ export function findWrites(top: CommandLine, cwd: string): Finding[] {
         // A find's assignments stand in front of each action's command, as they stood in front of
         // find's own head (GH_REPO=x find … -exec gh pr merge); a string's line starts with none.
         assignNames: findAction ? assignNames : [],
-        findAction,
         subject: findAction ? subject : null,
       });
     }
 
     judgeWords(
       unwrapped.head,
-      headValues(unwrapped.head, unwrapped.launchers, frame.findAction),
+      headValues(unwrapped.head, unwrapped.launchers, line),
       assignNames,
       subject,
       launchedIn,
@@ -138,11 +136,11 @@ function whyUnread(nested: Nested & { ok: false }): string {
 }
 
 /**
- * The values judgeHead reads. Arguments a launcher supplies at run time are unknown: `find -exec`
- * replaces `{}` with found paths (`.` first, for `find .`), and `xargs` appends its input lines.
+ * The values judgeHead reads. Arguments supplied at run time are unknown: in a find action's line
+ * `{}` is a found path (`.` first, for `find .`), and `xargs` appends its input lines.
  */
-function headValues(words: Word[], launchers: string[], findAction: boolean): HeadWord[] {
-  const found = findAction || launchers.includes('find');
+function headValues(words: Word[], launchers: string[], line: CommandLine): HeadWord[] {
+  const found = line.runner?.kind === 'find-exec';
   const values: HeadWord[] = words.map((word) => (found && word.value === '{}' ? null : word.value));
   if (launchers.includes('xargs') && values.length > 0) values.push(null);
   return values;

@@ -1,4 +1,4 @@
-import { unwrapLaunchersBeforeFind } from './launchers.ts';
+import { unwrapLaunchers } from './launchers.ts';
 import type { NestedKind, Segment, Word } from './types.ts';
 
 /** A command line a segment runs, before it is parsed: its text, or why the text is not known. */
@@ -17,7 +17,7 @@ const findActions = new Set(['-exec', '-execdir', '-ok', '-okdir']);
  * find -exec / -execdir / -ok / -okdir action. `source` is the text of the segment's own line.
  */
 export function findNestedTexts(segment: Segment, source: string): NestedText[] {
-  const { head, splitString } = unwrapLaunchersBeforeFind(segment.argv);
+  const { head, splitString } = unwrapLaunchers(segment.argv);
   if (splitString !== null) return [splitStringText(segment, splitString, head.slice(1))];
   const command = head[0];
   if (command === undefined || command.value === null || command.dynamic) return [];

@@ -57,8 +57,7 @@ export type ContextKind =
   | 'command-substitution'
   | 'backticks'
   | 'process-substitution'
-  | 'arithmetic'
-  | 'nested'; // the re-parsed string of bash -c / eval (only from parseNested)
+  | 'arithmetic';
 
 /** One frame of a segment's context chain. */
 export interface Context {
@@ -68,7 +67,7 @@ export interface Context {
   end: number;
   placement: Placement | null; // compound frames: the compound statement's own placement
   direction?: '<' | '>'; // process substitution
-  owner?: number; // substitutions: index of the segment whose words/redirects hold it (when there is one)
+  owner?: number; // substitutions: index, in the same line's segments, of the segment whose words/redirects hold it
   inHeredoc?: boolean; // substitution found inside an unquoted heredoc body
 }
 
@@ -81,20 +80,9 @@ export interface Segment extends Placement {
   argv: Word[]; // git push origin main
   assigns: Assign[]; // GIT_GATE=off git push
   redirects: Redirect[];
-  context: Context[]; // outermost first: [main, subshell, command-substitution, ...]
-  depth: number; // context.length - 1 (0 = main list)
+  context: Context[]; // outermost first: [main, subshell, command-substitution, ...]; main is its own line's
   params: string[]; // every parameter read directly by this segment, not inside nested substitutions
   last: boolean; // last command of its innermost list (frame)
-}
-
-/** What parse returns: the segments, or why there are none. */
-export type ParseOutcome =
-  | { ok: true; segments: Segment[]; source: string }
-  | { ok: false; reason: 'syntax' | 'too-long' | 'not-text'; message: string };
-
-/** Limits for parse. */
-export interface ParseOptions {
-  maxLength?: number; // default 65536 chars
 }
 
 /** How a segment hands a command line to another shell (later kinds: a heredoc or pipe that feeds a shell). */
@@ -129,13 +117,13 @@ export type Nested =
   | { ok: true; line: CommandLine }
   | { ok: false; runner: Runner; reason: 'dynamic' | 'syntax' | 'too-long' | 'too-deep'; message: string };
 
-/** What parseCommandLine returns: the top command line with every line nested in it, or why there is none. */
-export type CommandLineOutcome =
+/** What parse returns: the top command line with every line nested in it, or why there is none. */
+export type ParseOutcome =
   | { ok: true; value: CommandLine }
   | { ok: false; reason: 'syntax' | 'too-long' | 'not-text'; message: string };
 
-/** Limits for parseCommandLine. */
-export interface CommandLineOptions {
+/** Limits for parse. */
+export interface ParseOptions {
   maxLength?: number; // default 65536 chars, for the command and for each nested line's text
   maxNesting?: number; // default 8: how many lines deep nesting is read (0: none); deeper is 'too-deep'
 }

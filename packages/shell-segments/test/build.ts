@@ -38,7 +38,7 @@ export const neg = (shape: Shape): Shape => ({ ...shape, negated: true });
 /** The shapes of an outcome's segments (or the failure, so a mismatch prints it). */
 export function shapesOf(outcome: ParseOutcome): Shape[] | string {
   if (!outcome.ok) return `${outcome.reason}: ${outcome.message}`;
-  return outcome.segments.map((segment) => ({
+  return outcome.value.segments.map((segment) => ({
     head: headText(segment),
     then: segment.then,
     pipe: segment.pipeline

@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { liftToTop } from '../src/lift.ts';
-import { parseCommandLine } from '../src/parse.ts';
+import { parse } from '../src/parse.ts';
 import { shellQuote } from '../src/shell-quote.ts';
 import type { CommandLine } from '../src/types.ts';
 import { listLines } from '../src/walk.ts';
 
 function deepestLine(command: string): CommandLine {
-  const outcome = parseCommandLine(command);
+  const outcome = parse(command);
   if (!outcome.ok) throw new Error(`${command}: ${outcome.message}`);
   const lines = listLines(outcome.value);
   return lines.reduce((deepest, line) => (depthOf(line) > depthOf(deepest) ? line : deepest));
@@ -72,7 +72,7 @@ describe('liftToTop puts a changed child line back into the top command', () => 
   );
 
   test('the top line is its own replacement', () => {
-    const outcome = parseCommandLine('make check | tail');
+    const outcome = parse('make check | tail');
     if (!outcome.ok) throw new Error(outcome.message);
     expect(liftToTop(outcome.value, 'make check')).toBe('make check');
   });

@@ -1,17 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { parseCommandLine } from '../src/parse.ts';
-import type { CommandLine, CommandLineOptions } from '../src/types.ts';
+import { parse } from '../src/parse.ts';
+import type { CommandLine, ParseOptions } from '../src/types.ts';
 import { child, type LineShape, lineShapeOf, top, unread } from './build.ts';
 
-function topLine(command: string, options?: CommandLineOptions): CommandLine {
-  const outcome = parseCommandLine(command, options);
+function topLine(command: string, options?: ParseOptions): CommandLine {
+  const outcome = parse(command, options);
   if (!outcome.ok) throw new Error(`${command}: ${outcome.message}`);
   return outcome.value;
 }
 
-const treeOf = (command: string, options?: CommandLineOptions): LineShape =>
-  lineShapeOf(topLine(command, options));
+const treeOf = (command: string, options?: ParseOptions): LineShape => lineShapeOf(topLine(command, options));
 
 /** A command and the tree it must give. */
 const trees: [string, LineShape][] = [
@@ -169,7 +168,7 @@ describe('limits', () => {
   });
 
   test.for([-1, 1.5, Number.NaN, '8'])('maxNesting %s is the programmer’s error', (maxNesting) => {
-    expect(() => parseCommandLine('ls', { maxNesting: maxNesting as number })).toThrow(
+    expect(() => parse('ls', { maxNesting: maxNesting as number })).toThrow(
       `parse: \`maxNesting\` must be a non-negative integer, got ${String(maxNesting)} (${typeof maxNesting})`,
     );
   });

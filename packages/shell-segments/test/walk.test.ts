@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { frameDepth } from '../src/frame-depth.ts';
-import { parseCommandLine } from '../src/parse.ts';
+import { parse } from '../src/parse.ts';
 import type { CommandLine } from '../src/types.ts';
 import { listLines, nestedRunBy, walkSegments } from '../src/walk.ts';
 
 function topLine(command: string): CommandLine {
-  const outcome = parseCommandLine(command);
+  const outcome = parse(command);
   if (!outcome.ok) throw new Error(`${command}: ${outcome.message}`);
   return outcome.value;
 }
