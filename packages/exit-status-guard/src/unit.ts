@@ -1,5 +1,5 @@
 import type { CommandLine, Context, Segment, Word } from '@kit/shell-segments';
-import { frameDepth, unwrapLaunchers } from '@kit/shell-segments';
+import { frameDepth, listLines, unwrapLaunchers } from '@kit/shell-segments';
 import { type HeadRole, roleOfHead } from './head-role.ts';
 import type { Registry } from './registry.ts';
 
@@ -28,9 +28,16 @@ function wordText(word: Word): string {
   return word.value ?? word.text;
 }
 
-/** Builds the unit of a command line and of every line nested in it that parsed. */
-export function buildUnit(line: CommandLine, registry: Registry): Unit {
-  const children = line.nested.flatMap((nested) => (nested.ok ? [buildUnit(nested.line, registry)] : []));
+/** Builds a unit for every command line of the tree that parsed; returns the top line's. */
+export function buildUnit(top: CommandLine, registry: Registry): Unit {
+  const units = new Map<CommandLine, Unit>();
+  // Deepest first: a segment's role reads the units of the lines it runs.
+  for (const line of listLines(top).reverse()) units.set(line, unitOf(line, units, registry));
+  return units.get(top) as Unit;
+}
+
+function unitOf(line: CommandLine, units: ReadonlyMap<CommandLine, Unit>, registry: Registry): Unit {
+  const children = line.nested.flatMap((nested) => (nested.ok ? [units.get(nested.line) as Unit] : []));
   const unit: Unit = { line, source: line.source, segments: line.segments, roles: [], children };
   unit.roles = line.segments.map((segment) => {
     const run = children.filter((child) => child.line.runner?.segment === segment);
