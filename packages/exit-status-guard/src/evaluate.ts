@@ -15,6 +15,9 @@ import { findSequencedMutator } from './rules/sequenced-mutator.ts';
 import { buildUnit, type Unit } from './unit.ts';
 import { listWrites } from './writes.ts';
 
+/** How many command lines deep the rules look (bash -c "eval '…'" is two). */
+const maxNesting = 4;
+
 /**
  * True when a command needs the parser at all. Without | & ; ( ) ` or a line break it is one simple
  * command, and one simple command cannot lose a status (in the background too, it is its own last
@@ -64,9 +67,9 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
     const bash = bashInput(input);
     if (bash === null) return none();
     if (!needsParser(bash.command)) return none();
-    const outcome = parse(bash.command);
+    const outcome = parse(bash.command, { maxNesting });
     if (!outcome.ok) return cannotJudge(outcome.reason);
-    const unit = buildUnit(outcome, registryFor(input, context));
+    const unit = buildUnit(outcome.value, registryFor(input, context));
     const hit = findFirstHit(unit, bash.run_in_background === true);
     if (hit === null || hit === 'override') return none();
     const text = buildReasonText(hit, {

@@ -14,7 +14,7 @@ import { parse } from '@kit/shell-segments';
 import { isMainThread, startsWithEscape, switchName } from './escape.ts';
 import { isGitLooking, mayMoveDirectory } from './git-looking.ts';
 import type { GuardContext } from './context.ts';
-import { type Finding, findWrites } from './judge-line.ts';
+import { type Finding, findWrites, maxNesting } from './judge-line.ts';
 import { type ManagedRepository, probeRepository } from './probe.ts';
 import { defaultProfile, parseProfile, type RepoProfile } from './profile.ts';
 import { buildCannotJudgeText, buildDenyText, type EscapeOffer, guardName } from './reasons.ts';
@@ -84,7 +84,7 @@ interface Judging {
 
 function judgeCommand(command: string, cwd: string, judging: Judging): Verdict {
   // 7. Parse. Over 64 KiB or a parse error: cannot judge, at the payload cwd (no segments, no cd).
-  const outcome = parse(command);
+  const outcome = parse(command, { maxNesting });
   if (!outcome.ok) {
     const why =
       outcome.reason === 'too-long'
@@ -103,7 +103,7 @@ function judgeCommand(command: string, cwd: string, judging: Judging): Verdict {
     );
   }
   // 8. Every segment at every depth.
-  const findings = findWrites(outcome, cwd);
+  const findings = findWrites(outcome.value, cwd);
   for (const finding of findings) {
     if (finding.kind !== 'write') continue;
     const verdict = judgeWrite(finding, judging);

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { parse } from './parse.ts';
+import type { CommandLine, Nested, Runner } from './types.ts';
 
 /** What the command line talks to; tests pass their own. */
 export interface CliIO {
@@ -11,7 +12,9 @@ export interface CliIO {
 const usage = `Usage: kit-segments [--pretty] [--max-length N] [--] <command...>
        echo '<command>' | kit-segments [--pretty]
 
-Prints the segments of a bash command line as JSON (the outcome of parse).
+Prints a bash command line as JSON (the outcome of parse): its segments, and the command lines
+they run (bash -c, eval, env -S, find -exec), each under "nested" with its own segments and its
+runner as { "segment": <index in the line above>, "kind", "start", "end" }.
 
   --pretty          indent the JSON
   --max-length N    refuse commands longer than N characters (default 65536)
@@ -74,8 +77,27 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     io.stderr(`kit-segments: cannot parse (${outcome.reason}): ${outcome.message.replace(/\s+/g, ' ')}\n`);
     return 1;
   }
-  io.stdout(`${JSON.stringify(outcome, null, pretty ? 2 : undefined)}\n`);
+  const printed = { ok: true, value: lineAsJson(outcome.value) };
+  io.stdout(`${JSON.stringify(printed, null, pretty ? 2 : undefined)}\n`);
   return 0;
+}
+
+/** A command line as plain JSON: a runner names its segment by index, so nothing points back up. */
+function lineAsJson(line: CommandLine): object {
+  return {
+    source: line.source,
+    segments: line.segments,
+    runner: line.runner === null ? null : runnerAsJson(line.runner),
+    nested: line.nested.map((nested: Nested) =>
+      nested.ok
+        ? { ok: true, line: lineAsJson(nested.line) }
+        : { ok: false, runner: runnerAsJson(nested.runner), reason: nested.reason, message: nested.message },
+    ),
+  };
+}
+
+function runnerAsJson({ segment, kind, start, end }: Runner): object {
+  return { segment: segment.index, kind, start, end };
 }
 
 function readVersion(): string {
