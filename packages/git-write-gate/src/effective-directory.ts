@@ -1,9 +1,42 @@
 import { isAbsolute, resolve } from 'node:path';
-import { type Segment, shellScopeOf } from '@kit/shell-segments';
+import { type CommandLine, type Segment, shellScopeOf, type Word } from '@kit/shell-segments';
 import type { HeadWord } from './git-global-options.ts';
 
+/**
+ * Where each segment of a walk runs: every command line's base directory, moved by the cds met
+ * so far in the shell that holds the segment. Feed it the segments in the walk's order.
+ */
+export class DirectoryTracker {
+  private readonly bases = new Map<CommandLine, string>();
+  private readonly moves = new Map<CommandLine, DirectoryMove[]>();
+
+  constructor(top: CommandLine, cwd: string) {
+    this.bases.set(top, cwd);
+  }
+
+  /** A nested line starts where the segment that runs it runs. */
+  startLine(line: CommandLine, base: string): void {
+    this.bases.set(line, base);
+  }
+
+  /** The directory `segment` of `line` runs in; a cd it makes moves the segments after it. */
+  enter(segment: Segment, line: CommandLine, head: Word[]): string {
+    const lineMoves = this.moves.get(line) ?? [];
+    this.moves.set(line, lineMoves);
+    const directory = directoryOf(segment, this.bases.get(line) as string, lineMoves);
+    const move = directoryMoveOf(
+      segment,
+      head.map((word) => word.value),
+      head.map((word) => word.dynamic),
+      directory,
+    );
+    if (move !== null) lineMoves.push(move);
+    return directory;
+  }
+}
+
 /** A `cd` that moves the directory of the segments after it in the same shell. */
-export interface DirectoryMove {
+interface DirectoryMove {
   scope: number; // id of the frame whose shell the cd changes
   index: number; // the cd segment's index
   to: string; // absolute
@@ -14,7 +47,7 @@ export interface DirectoryMove {
  * literal word (no expansion, glob or tilde), and a cd in a pipeline stage or in the background
  * runs in a subshell and moves nothing. `head` is the segment's head after launchers.
  */
-export function directoryMoveOf(
+function directoryMoveOf(
   segment: Segment,
   head: HeadWord[],
   dynamic: boolean[],
@@ -33,7 +66,7 @@ export function directoryMoveOf(
 }
 
 /** The directory a segment runs in: `base`, moved by every earlier cd whose shell holds the segment. */
-export function directoryOf(segment: Segment, base: string, moves: readonly DirectoryMove[]): string {
+function directoryOf(segment: Segment, base: string, moves: readonly DirectoryMove[]): string {
   const frames = new Set(segment.context.map((frame) => frame.id));
   let directory = base;
   for (const move of moves) if (move.index < segment.index && frames.has(move.scope)) directory = move.to;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { bashPayload, defineGuard, type GuardDefinition } from '@kit/gate-approval';
 import { realContext } from './context.ts';
 import { evaluate } from './evaluate.ts';
-import { onFailOpen } from './fail-open-policy.ts';
+import { onFailOpen } from './strict-policy.ts';
 import { profileRelativePath } from './probe.ts';
 import { guardName } from './reasons.ts';
 

@@ -2,7 +2,7 @@ import { runHook } from '@kit/fail-open';
 import { claudeCode } from '@kit/gate-approval';
 import { realContext } from './context.ts';
 import { evaluate } from './evaluate.ts';
-import { onFailOpen } from './fail-open-policy.ts';
+import { onFailOpen } from './strict-policy.ts';
 import { guardName } from './reasons.ts';
 
 // The bundle entry (dist/hook.cjs), started for every Bash call: it imports neither guard.ts nor

@@ -5,7 +5,7 @@ export type { GuardContext } from './context.ts';
 /** The real probes (fs, no subprocess) over a hook runtime's env and raw stdin. */
 export { realContext } from './context.ts';
 /** The strict-mode policy for payloads the hook could not read: runHook's onFailOpen. */
-export { onFailOpen } from './fail-open-policy.ts';
+export { onFailOpen } from './strict-policy.ts';
 /** What parseGitGlobals returns, and a head word (null for an expansion). */
 export type { GitGlobals, HeadWord } from './git-global-options.ts';
 /** git's global options, skipped exactly as git skips them. */

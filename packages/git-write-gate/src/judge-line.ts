@@ -6,12 +6,7 @@ import {
   walkSegments,
   type Word,
 } from '@kit/shell-segments';
-import {
-  applyDirectoryChanges,
-  type DirectoryMove,
-  directoryMoveOf,
-  directoryOf,
-} from './effective-directory.ts';
+import { applyDirectoryChanges, DirectoryTracker } from './effective-directory.ts';
 import { hasEscapeAssignment } from './escape.ts';
 import type { HeadWord } from './git-global-options.ts';
 import { judgeHead, type WriteKind } from './write-class.ts';
@@ -43,7 +38,6 @@ export const maxNesting = 8;
 
 /** What the segments of one command line inherit from the segment that runs it. */
 interface LineFrame {
-  base: string; // the directory the line's first segment runs in
   escaped: boolean; // the line is run by a segment carrying the escape
   assignNames: readonly string[]; // a find action's line: the names assigned in front of the find (GH_REPO=)
   subject: string | null; // a find action's line: the find, which a reason names (and a GIT_GATE=off prefix goes before)
@@ -63,31 +57,18 @@ interface LineState {
  */
 export function findWrites(top: CommandLine, cwd: string): Finding[] {
   const state: LineState = { afterInit: false, findings: [] };
-  const frames = new Map<CommandLine, LineFrame>([
-    [top, { base: cwd, escaped: false, assignNames: [], subject: null }],
-  ]);
-  const moves = new Map<CommandLine, DirectoryMove[]>();
+  const frames = new Map<CommandLine, LineFrame>([[top, { escaped: false, assignNames: [], subject: null }]]);
+  const directories = new DirectoryTracker(top, cwd);
   for (const { segment, line } of walkSegments(top)) {
     const frame = frames.get(line) as LineFrame;
-    const lineMoves = moves.get(line) ?? [];
-    moves.set(line, lineMoves);
-    const directory = directoryOf(segment, frame.base, lineMoves);
     const unwrapped = unwrapLaunchers(segment.argv);
-    const head = unwrapped.head.map((word) => word.value);
+    const directory = directories.enter(segment, line, unwrapped.head);
     const escaped =
       frame.escaped || hasEscapeAssignment(segment.assigns) || hasEscapeAssignment(unwrapped.assigns);
     const subject = frame.subject ?? segment.text;
     const unknown: Unknown = (cause, why, at) => {
       state.findings.push({ kind: 'unknown', cause, segment: subject, why, directory: at, escaped });
     };
-
-    const move = directoryMoveOf(
-      segment,
-      head,
-      unwrapped.head.map((word) => word.dynamic),
-      directory,
-    );
-    if (move !== null) lineMoves.push(move);
 
     // env -C DIR / sudo -D DIR run the command elsewhere, before any git -C applies.
     const launchedIn = applyDirectoryChanges(
@@ -106,8 +87,8 @@ export function findWrites(top: CommandLine, cwd: string): Finding[] {
         continue;
       }
       const findAction = nested.line.runner?.kind === 'find-exec';
+      directories.startLine(nested.line, launchedIn);
       frames.set(nested.line, {
-        base: launchedIn,
         escaped,
         // A find's assignments stand in front of each action's command, as they stood in front of
         // find's own head (GH_REPO=x find … -exec gh pr merge); a string's line starts with none.

@@ -1,5 +1,7 @@
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { GuardContext } from './context.ts';
+import { defaultProfile, parseProfile, type RepoProfile } from './profile.ts';
+import type { WriteKind } from './write-class.ts';
 
 /** Where the evidence lives, relative to the top of a work tree. */
 export const profileRelativePath = '.claude/skills/repo-profile.md';
@@ -21,4 +23,74 @@ export function probeRepository(dir: string, context: GuardContext): ManagedRepo
   if (top === null) return null;
   const profile = join(top, profileRelativePath);
   return context.isFile(profile) ? { top, profile } : null;
+}
+
+/**
+ * The evidence probe and the profile, asked once per directory and per repository in one call.
+ * `applies` is the question every step after the cwd asks: does the gate apply to a command
+ * running in this directory?
+ */
+export interface RepositoryProbe {
+  applies: (directory: string) => boolean;
+  repository: (directory: string) => ManagedRepository | null;
+  profileOf: (repository: ManagedRepository | null) => RepoProfile;
+  /** The declared replacement for a kind of write, only when the file it starts with exists. */
+  replacementFor: (
+    repository: ManagedRepository | null,
+    profile: RepoProfile,
+    write: WriteKind,
+  ) => string | null;
+}
+
+/** The default: the gate applies where the evidence probe finds a managed repository. */
+export function managedProbe(context: GuardContext): RepositoryProbe {
+  const memo = new ProbeMemo(context);
+  return {
+    applies: (directory) => memo.repository(directory) !== null,
+    repository: (directory) => memo.repository(directory),
+    profileOf: (repository) => memo.profileOf(repository),
+    replacementFor: (repository, profile, write) => memo.replacementFor(repository, profile, write),
+  };
+}
+
+/** GIT_GATE=on: the probe is skipped and the gate applies everywhere; profiles are still read where found. */
+export function everywhereProbe(context: GuardContext): RepositoryProbe {
+  return { ...managedProbe(context), applies: () => true };
+}
+
+class ProbeMemo {
+  private readonly repositories = new Map<string, ManagedRepository | null>();
+  private readonly profiles = new Map<string, RepoProfile>();
+
+  constructor(private readonly context: GuardContext) {}
+
+  repository(directory: string): ManagedRepository | null {
+    if (!this.repositories.has(directory))
+      this.repositories.set(directory, probeRepository(directory, this.context));
+    return this.repositories.get(directory) ?? null;
+  }
+
+  profileOf(repository: ManagedRepository | null): RepoProfile {
+    if (repository === null) return defaultProfile;
+    let profile = this.profiles.get(repository.profile);
+    if (profile === undefined) {
+      const text = this.context.readText(repository.profile);
+      profile = text.ok ? parseProfile(text.value) : defaultProfile;
+      this.profiles.set(repository.profile, profile);
+    }
+    return profile;
+  }
+
+  replacementFor(
+    repository: ManagedRepository | null,
+    profile: RepoProfile,
+    write: WriteKind,
+  ): string | null {
+    const declared = profile.replacements[write];
+    if (declared === undefined || repository === null) return null;
+    const program = declared.trim().split(/\s+/)[0] ?? '';
+    if (program === '') return null;
+    const path = isAbsolute(program) ? program : join(repository.top, program);
+    return this.context.isFile(path) ? declared : null;
+  }
 }

@@ -32,13 +32,14 @@ export function quoteCommand(text: string): string {
  * The replacement sentence: the command the profile declares for this kind of write (only when
  * the declared file exists), else the `repo-profile` skill, which the evidence probe proved exists.
  */
-export function replacementSentence(declared: string | null, retargeted = false): string {
-  if (declared === null && retargeted) {
-    return 'Merge it from a checkout of the target repository instead, through the route its `repo-profile` skill gives.';
-  }
+function replacementSentence(declared: string | null): string {
   if (declared !== null) return `Use the replacement this repository declares instead: \`${declared}\`.`;
   return 'Use the route the `repo-profile` skill (.claude/skills/repo-profile.md) gives for this write instead.';
 }
+
+// A retargeted `gh pr merge` with no declared replacement: the route is the target's, not this checkout's.
+const retargetedSentence =
+  'Merge it from a checkout of the target repository instead, through the route its `repo-profile` skill gives.';
 
 const sessionSentence =
   'To disable the gate for a whole session, start the CLI with GIT_GATE=off in its environment (an `export` inside a Bash call never reaches the hook).';
@@ -73,7 +74,9 @@ export function buildDenyText(options: {
     : whatItDoes[options.write];
   return [
     `${quoteCommand(options.segment)} is a git write (${options.write}): it ${why}, which can corrupt a shared checkout.`,
-    replacementSentence(options.replacement, options.retargeted),
+    options.retargeted && options.replacement === null
+      ? retargetedSentence
+      : replacementSentence(options.replacement),
     escapeSentence(options.escape, options.segment),
     sessionSentence,
   ]

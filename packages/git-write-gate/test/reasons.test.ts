@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
-import { evaluate, judgeFailedPayload } from '../src/evaluate.ts';
+import { evaluate } from '../src/evaluate.ts';
+import { judgeFailedPayload } from '../src/strict-policy.ts';
 import { bashCall, fakeContext } from './fake-context.ts';
 
 const reasonOf = (verdict: ReturnType<typeof evaluate> | undefined): string =>

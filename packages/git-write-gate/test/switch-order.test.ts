@@ -1,6 +1,7 @@
 import type { HookInput } from '@kit/gate-approval';
 import { describe, expect, test } from 'vitest';
-import { evaluate, judgeFailedPayload } from '../src/evaluate.ts';
+import { evaluate } from '../src/evaluate.ts';
+import { judgeFailedPayload } from '../src/strict-policy.ts';
 import { bashCall, fakeContext } from './fake-context.ts';
 
 const offValues = ['off', '0', 'false', 'no', 'disabled', 'OFF', 'Disabled', ' off '];
