@@ -1,17 +1,29 @@
 /**
- * The gate's cheap reject, a plain text test that never loads the parser: true when the text
- * contains `git`, or `gh` followed later by `merge`, or a backslash (which can spell `g\it`).
- * Quote characters are ignored for the test (`g""it` is git-looking). Applied to the command, or
- * (strict mode, unreadable payload) to the raw stdin text, JSON
- * escapes included, which is why nearly every raw payload counts as git-looking.
+ * The gate's cheap reject, a plain text test that never loads the parser: true when the text can
+ * spell `git`, or `gh` followed later by `merge`, once the shell has removed what it removes:
+ * quotes (`g""it`, `'g'h`), backslashes (`g\it`, `\git`), line continuations (`gi\<newline>t`)
+ * and the `$` of an empty `$''` or `$""` (`g$''it`). An ANSI-C string can spell any letter
+ * (`$'\x67it'`, `$'\147it'`), so a text holding a backslash, a `$` and a `'` anywhere counts too:
+ * they need not stand together, since quotes can build `$'` for a nested shell. A backslash alone
+ * no longer counts. Sound by a property test: where this is false, the full evaluation finds no
+ * git or gh at any depth.
  */
 export function isGitLooking(text: string): boolean {
-  if (text.includes('\\')) return true;
-  // Quotes are dropped first: `g""it` and `'g'h pr merge` run git and gh too.
-  const unquoted = text.includes('"') || text.includes("'") ? text.replace(/["']/g, '') : text;
-  if (unquoted.includes('git')) return true;
-  const gh = unquoted.indexOf('gh');
-  return gh !== -1 && unquoted.includes('merge', gh + 2);
+  const joined = text.includes('\\\n') ? text.replace(/\\\n/g, '') : text;
+  if (joined.includes('\\') && joined.includes('$') && joined.includes("'")) return true;
+  const plain = /["'\\]/.test(joined) ? joined.replace(/\$(?=["'])/g, '').replace(/["'\\]/g, '') : joined;
+  if (plain.includes('git')) return true;
+  const gh = plain.indexOf('gh');
+  return gh !== -1 && plain.includes('merge', gh + 2);
+}
+
+/**
+ * The cheap reject for a raw stdin text the hook could not read as a payload (strict mode, step
+ * 3): any backslash counts as well, since a JSON escape (`\u0067it`) can spell any letter. So in
+ * practice nearly every unreadable payload is git-looking, as the fail-open record says.
+ */
+export function isRawTextGitLooking(raw: string): boolean {
+  return raw.includes('\\') || isGitLooking(raw);
 }
 
 /**

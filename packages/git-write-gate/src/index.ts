@@ -10,7 +10,7 @@ export { onFailOpen } from './strict-policy.ts';
 export type { GitGlobals, HeadWord } from './git-global-options.ts';
 /** git's global options, skipped exactly as git skips them. */
 export { parseGitGlobals } from './git-global-options.ts';
-/** The cheap reject: true when a text contains git, gh … merge, or a backslash. */
+/** The cheap reject: true when a text can spell git, or gh … merge, once quotes and backslashes are removed. */
 export { isGitLooking } from './git-looking.ts';
 /** A managed repository as the probe found it. */
 export type { ManagedRepository } from './probe.ts';

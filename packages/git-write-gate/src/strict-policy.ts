@@ -1,7 +1,7 @@
 import type { FailCause, HookRuntime } from '@kit/fail-open';
 import { cannotJudge, isStrict, none, readSwitch, refuse, type Verdict } from '@kit/gate-approval';
 import { startsWithEscape, switchName } from './escape.ts';
-import { isGitLooking } from './git-looking.ts';
+import { isRawTextGitLooking } from './git-looking.ts';
 import { buildCannotJudgeText, type EscapeOffer, guardName } from './reasons.ts';
 
 /** What the gate could not judge, and what a refusal would say about it. */
@@ -36,7 +36,7 @@ const refuseUnjudged: StrictPolicy = {
   // Before the payload is read the gate cannot tell a managed repository from another: any
   // git-looking call is refused. That is what opting in asks for.
   unreadablePayload: (raw, why) =>
-    isGitLooking(raw)
+    isRawTextGitLooking(raw)
       ? refuse(
           guardName,
           buildCannotJudgeText({

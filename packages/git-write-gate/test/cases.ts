@@ -321,6 +321,10 @@ export const cases: Case[] = [
       'g""it push',
       '/usr/lib/git-core/git-push origin main',
       'git-commit -m x',
+      "$'\\x67it' push",
+      "$'\\147\\151\\164' commit -m x",
+      "g$''it push",
+      'gi\\\nt push',
     ],
   },
   {

@@ -62,11 +62,13 @@ describe('the parser stays unloaded where the text cannot be a judged write', ()
   };
   test.for([
     ['not git-looking', 'ls -la', () => fixtures.managed],
+    ['a backslash that cannot spell git', `rg 'customer\\.ex' | sed 's/a\\b/c/'`, () => fixtures.managed],
     ['git in an unmanaged repository', 'git commit -m wip', () => fixtures.plain],
     ['git outside any repository', 'git push origin main', () => fixtures.outside],
   ] as const)('%s: %s', ([, command, cwd]) => expect(probe(command, cwd())).toBe('not-loaded'));
   test.for([
     ['git in a managed repository', 'git status', () => fixtures.managed],
+    ['a backslash that spells git', 'g\\it status', () => fixtures.managed],
     ['a cd that may lead into one', `cd .. && git commit -m wip`, () => fixtures.plain],
   ] as const)('control, %s: %s loads it', ([, command, cwd]) => expect(probe(command, cwd())).toBe('loaded'));
 });

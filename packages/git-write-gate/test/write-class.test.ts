@@ -125,16 +125,30 @@ describe('the cheap reject', () => {
     'g\\it push',
     'g""it push',
     "'g'h pr merge",
-    'cat a\\b',
+    '\\git push',
+    'gi\\\nt push',
+    "g$''it push",
+    'g$""it push',
+    "$'\\x67it' push",
+    "$'\\147it' push",
+    `bash -c "\\$""'\\\\x67it' push"`,
   ])('%j is git-looking', (text) => {
     expect(isGitLooking(text)).toBe(true);
   });
-  test.for(['ls -la', 'make test', 'merge gh', 'npm run build', 'GIT push', 'gh pr view'])(
-    '%j is not',
-    (text) => {
-      expect(isGitLooking(text)).toBe(false);
-    },
-  );
+  test.for([
+    'ls -la',
+    'make test',
+    'merge gh',
+    'npm run build',
+    'GIT push',
+    'gh pr view',
+    'cat a\\b',
+    "rg 'customer\\.ex|customers'",
+    'echo "a\\"b" | sed s/x\\/y/',
+    "printf '%s\\n' done",
+  ])('%j is not', (text) => {
+    expect(isGitLooking(text)).toBe(false);
+  });
 });
 
 describe('mayMoveDirectory: can any segment run elsewhere than the payload cwd?', () => {
