@@ -1,3 +1,5 @@
+import type { GlobReading } from './pathspec.ts';
+
 /** A word of a command head: its literal value, or null when an expansion makes it unknown. */
 export type HeadWord = string | null;
 
@@ -9,6 +11,7 @@ export type GitGlobals =
       args: HeadWord[];
       directories: HeadWord[]; // -C <path>, in order: git applies them one after another
       configs: HeadWord[]; // -c <key=value>, --config-env <key=envvar>
+      globs: GlobReading; // --literal-pathspecs, --noglob-pathspecs: pathspec globs read literally
     }
   | { kind: 'no-subcommand' } // `git`, `git --version`, `git --exec-path`, an unknown option: git writes nothing
   | { kind: 'dynamic-option' }; // `git $opts commit`: an expansion where git reads options
@@ -61,6 +64,7 @@ const noValue = new Set([
 export function parseGitGlobals(words: HeadWord[]): GitGlobals {
   const directories: HeadWord[] = [];
   const configs: HeadWord[] = [];
+  let globs: GlobReading = 'glob';
   let index = 0;
   while (index < words.length) {
     const word = words[index] ?? null;
@@ -81,6 +85,7 @@ export function parseGitGlobals(words: HeadWord[]): GitGlobals {
       continue;
     }
     if (noValue.has(word)) {
+      if (word === '--literal-pathspecs' || word === '--noglob-pathspecs') globs = 'literal';
       index += 1;
       continue;
     }
@@ -95,5 +100,6 @@ export function parseGitGlobals(words: HeadWord[]): GitGlobals {
     args: words.slice(index + 1),
     directories,
     configs,
+    globs,
   };
 }

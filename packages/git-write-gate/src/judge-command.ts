@@ -34,7 +34,7 @@ export function judgeCommand(command: string, cwd: string, judging: Judging): Ve
     );
   }
   // 8. Every segment at every depth: a judged write first, then what cannot be judged.
-  const findings = findWrites(outcome.value, cwd);
+  const findings = findWrites(outcome.value, cwd, (directory) => probe.repository(directory)?.top ?? null);
   for (const finding of findings) {
     if (finding.kind !== 'write') continue;
     const verdict = judgeWrite(finding, judging);

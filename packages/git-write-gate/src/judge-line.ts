@@ -55,7 +55,11 @@ interface LineState {
  * the lines given to `bash -c` / `eval` / `env -S` and every `find -exec` action included, in the
  * order the shared walk meets them.
  */
-export function findWrites(top: CommandLine, cwd: string): Finding[] {
+export function findWrites(
+  top: CommandLine,
+  cwd: string,
+  topOf: (directory: string) => string | null,
+): Finding[] {
   const state: LineState = { afterInit: false, findings: [] };
   const frames = new Map<CommandLine, LineFrame>([[top, { escaped: false, assignNames: [], subject: null }]]);
   const directories = new DirectoryTracker(top, cwd);
@@ -106,6 +110,7 @@ export function findWrites(top: CommandLine, cwd: string): Finding[] {
       escaped,
       state,
       unknown,
+      topOf,
     );
   }
   return state.findings;
@@ -136,13 +141,19 @@ function judgeWords(
   escaped: boolean,
   state: LineState,
   unknown: Unknown,
+  topOf: (directory: string) => string | null,
 ): void {
   const first = words[0];
   if (first !== undefined && first.value === null && /git|gh/i.test(first.text)) {
     unknown('expansion', 'the command name is an expansion that may be git or gh', directory);
     return;
   }
-  const judged = judgeHead(values, assignNames);
+  const judged = judgeHead(values, assignNames, {
+    pathspecBase: (directories) => {
+      const gitDirectory = applyDirectoryChanges(directory, directories);
+      return { directory: gitDirectory, top: topOf(gitDirectory) };
+    },
+  });
   switch (judged.kind) {
     case 'pass':
       return;

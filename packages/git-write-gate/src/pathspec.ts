@@ -1,12 +1,59 @@
+import { posix } from 'node:path';
+
+/** Where git resolves a pathspec: the directory it runs in, and the top of its work tree (null: not known). */
+export interface PathspecBase {
+  directory: string; // absolute
+  top: string | null;
+}
+
+/** How globs in a pathspec read: git's default, or literally (`--literal-pathspecs`, `--noglob-pathspecs`). */
+export type GlobReading = 'glob' | 'literal';
+
 /**
- * True when a pathspec covers the whole work tree (or, from a sub-folder, everything below it):
- * `.`, `./`, `..`, `:/`, `:(top)`, `*`, `**`, any mix of those, and a pathspec that only excludes
- * (`:!x`, `:^x`, `:(exclude)x`), which git applies to everything but `x`.
+ * True when a pathspec covers the whole work tree, or from a sub-folder everything below it, by
+ * what it resolves to rather than how it is spelled: `.`, `./`, `sub/..`, `./sub/../`, `..` (while
+ * inside the work tree), the absolute path of the directory or of one above it in the work tree,
+ * `:/` and `:(top)` (the top, and from below it any folder above the directory), a glob that
+ * matches every name (`*`, `?*`, `**`) in such a folder, and a pathspec that only excludes (`:!x`,
+ * `:^x`, `:(exclude)x`), which git applies to everything but `x`. Without a base, relative
+ * pathspecs are resolved by their spelling alone. A pathspec above the top of the work tree makes
+ * git stop ("outside repository"): not a whole-tree pathspec.
  */
-export function isWholeTreePathspec(pathspec: string): boolean {
+export function isWholeTreePathspec(
+  pathspec: string,
+  base: PathspecBase | null = null,
+  globs: GlobReading = 'glob',
+): boolean {
   const { magic, path } = splitMagic(pathspec);
   if (magic.some((word) => word === 'exclude' || word === '!' || word === '^')) return true;
-  return path.split('/').every((part) => part === '' || part === '.' || part === '..' || /^\*+$/.test(part));
+  const fromTop = magic.some((word) => word === 'top' || word === '/');
+  const literal = magic.includes('literal') || (globs === 'literal' && !magic.includes('glob'));
+  if (base === null) return coversByShape(path, fromTop, literal);
+  const root = fromTop ? base.top : base.directory;
+  if (root === null) return coversByShape(path, fromTop, literal);
+  const resolved = posix.resolve(root, path);
+  const folder = !literal && matchesEveryName(posix.basename(resolved)) ? posix.dirname(resolved) : resolved;
+  const inside = base.top === null || isAtOrBelow(folder, base.top);
+  return inside && isAtOrBelow(base.directory, folder);
+}
+
+/** Without a base: a relative path made of `.` and `..` only, perhaps ending in a glob that matches every name. */
+function coversByShape(path: string, fromTop: boolean, literal: boolean): boolean {
+  if (posix.isAbsolute(path)) return false;
+  const parts = posix.normalize(path === '' ? '.' : path).split('/');
+  const last = parts[parts.length - 1] ?? '';
+  if (!literal && matchesEveryName(last)) parts.pop();
+  if (fromTop) return parts.every((part) => part === '' || part === '.');
+  return parts.every((part) => part === '' || part === '.' || part === '..');
+}
+
+/** A glob that every name matches: `*` and `?` only, at least one `*`, at most one `?` (`*`, `**`, `?*`). */
+function matchesEveryName(part: string): boolean {
+  return /^[*?]+$/.test(part) && part.includes('*') && part.split('?').length <= 2;
+}
+
+function isAtOrBelow(path: string, folder: string): boolean {
+  return path === folder || folder === '/' || path.startsWith(`${folder}/`);
 }
 
 /** A pathspec's magic words (`:(top,icase)x`, `:/x`, `:!x`) and the path after them. */

@@ -1,6 +1,13 @@
 import { type HeadWord, parseGitGlobals } from './git-global-options.ts';
-import { isWholeTreePathspec } from './pathspec.ts';
-import { type ArgToken, isLongOption, isOption, type OptionSpec, scanArgs } from './subcommand-options.ts';
+import { type GlobReading, isWholeTreePathspec, type PathspecBase } from './pathspec.ts';
+import {
+  type ArgToken,
+  isNegated,
+  isOption,
+  type OptionSpec,
+  optionSpecOf,
+  scanArgs,
+} from './subcommand-options.ts';
 
 /** The kinds of write the gate denies; a profile's `deny:` list names them. */
 export type WriteKind = 'commit' | 'push' | 'merge' | 'reset-hard' | 'clean-force' | 'discard' | 'pr-merge';
@@ -25,17 +32,37 @@ export type HeadJudgement =
 
 const pass: HeadJudgement = { kind: 'pass' };
 
+/** Where the command runs, for what resolves against it: git's pathspecs, after its `-C` options. */
+export interface HeadPlace {
+  pathspecBase: (directories: readonly HeadWord[]) => PathspecBase | null;
+}
+
+const nowhere: HeadPlace = { pathspecBase: () => null };
+
 /**
  * Judges the head words of one simple command (the words after launchers and assignments):
  * `git` (any path, `git.exe`, the dashed `git-push` form) with its global options skipped as git
- * skips them, or `gh pr merge`. `assignNames` are the names assigned in front of it (`GH_REPO=`).
+ * skips them, or `gh pr merge`. `assignNames` are the names assigned in front of it (`GH_REPO=`);
+ * `place` says where pathspecs resolve (without it, by their spelling alone).
  */
-export function judgeHead(words: HeadWord[], assignNames: readonly string[] = []): HeadJudgement {
+export function judgeHead(
+  words: HeadWord[],
+  assignNames: readonly string[] = [],
+  place: HeadPlace = nowhere,
+): HeadJudgement {
   const program = words[0];
   if (program === undefined || program === null) return pass;
   const name = baseName(program);
-  if (name === 'git') return judgeGit(words.slice(1));
-  if (name.startsWith('git-')) return judgeSubcommand(name.slice(4), words.slice(1), [], []);
+  if (name === 'git') return judgeGit(words.slice(1), place);
+  if (name.startsWith('git-')) {
+    const base = place.pathspecBase([]);
+    return judgeSubcommand(name.slice(4), words.slice(1), {
+      directories: [],
+      configs: [],
+      base,
+      globs: 'glob',
+    });
+  }
   if (name === 'gh') return judgeGh(words.slice(1), assignNames);
   return pass;
 }
@@ -45,17 +72,22 @@ function baseName(program: string): string {
   return last.toLowerCase().endsWith('.exe') ? last.slice(0, -4) : last;
 }
 
-function judgeGit(words: HeadWord[]): HeadJudgement {
+function judgeGit(words: HeadWord[], place: HeadPlace): HeadJudgement {
   const globals = parseGitGlobals(words);
   if (globals.kind === 'no-subcommand') return pass;
   if (globals.kind === 'dynamic-option')
     return { kind: 'unknown', why: 'an expansion stands where git reads its options', directories: [] };
-  const { subcommand, args, directories, configs } = globals;
+  const { subcommand, args, directories, configs, globs } = globals;
   if (subcommand === null) return { kind: 'unknown', why: 'the git subcommand is an expansion', directories };
   if (configs.some((config) => config === null || isAliasFor(config, subcommand))) {
     return { kind: 'unknown', why: 'a `-c` option may redefine the subcommand', directories };
   }
-  return judgeSubcommand(subcommand, args, directories, configs);
+  return judgeSubcommand(subcommand, args, {
+    directories,
+    configs,
+    base: place.pathspecBase(directories),
+    globs,
+  });
 }
 
 function isAliasFor(config: string, subcommand: string): boolean {
@@ -65,7 +97,15 @@ function isAliasFor(config: string, subcommand: string): boolean {
   );
 }
 
-type SubcommandRule = (tokens: ArgToken[], configs: HeadWord[]) => Verdictish;
+/** What a subcommand's rule reads besides its arguments: git's global options, and where pathspecs resolve. */
+interface SubcommandSetting {
+  directories: HeadWord[];
+  configs: HeadWord[];
+  base: PathspecBase | null;
+  globs: GlobReading;
+}
+
+type SubcommandRule = (tokens: ArgToken[], setting: SubcommandSetting) => Verdictish;
 type Verdictish = { write: WriteKind } | { unknown: string } | null;
 
 interface Subcommand {
@@ -73,95 +113,77 @@ interface Subcommand {
   rule: SubcommandRule;
 }
 
+// The short options that take a value, per subcommand; the long ones come from git's own lists.
 const subcommands: Record<string, Subcommand> = {
   commit: {
-    options: {
-      valueShort: 'mFCct',
-      valueLong: [
-        '--message',
-        '--file',
-        '--reuse-message',
-        '--reedit-message',
-        '--template',
-        '--author',
-        '--date',
-        '--cleanup',
-        '--fixup',
-        '--squash',
-        '--trailer',
-      ],
-    },
-    rule: (tokens) => (lastFlag(tokens, ['--dry-run'], ['--no-dry-run']) ? null : { write: 'commit' }),
+    options: optionSpecOf('commit', 'mFCct'),
+    rule: (tokens) => (lastFlag(tokens, ['--dry-run']) ? null : { write: 'commit' }),
   },
   push: {
-    options: { valueShort: 'o', valueLong: ['--repo', '--receive-pack', '--exec', '--push-option'] },
-    rule: (tokens) => (lastFlag(tokens, ['-n', '--dry-run'], ['--no-dry-run']) ? null : { write: 'push' }),
+    options: optionSpecOf('push', 'o'),
+    rule: (tokens) => (lastFlag(tokens, ['-n', '--dry-run']) ? null : { write: 'push' }),
   },
   merge: {
-    options: {
-      valueShort: 'mFsX',
-      valueLong: ['--message', '--file', '--strategy', '--strategy-option', '--into-name', '--cleanup'],
-    },
+    options: optionSpecOf('merge', 'mFsX'),
     rule: (tokens) =>
       tokens.some((token) => isOption(token, '--abort', '--continue', '--quit')) ? null : { write: 'merge' },
   },
   reset: {
-    options: { valueShort: '', valueLong: [] },
+    options: optionSpecOf('reset', ''),
     rule: (tokens) => {
-      // The mode options share one setting: the last one given wins (`--hard --soft` is soft).
+      // The mode options share one setting: the last one given wins (`--hard --soft` is soft), and
+      // a negated one (`--no-hard`) clears it.
       let hard = false;
       for (const token of tokens) {
-        if (isLongOption(token, '--hard', 4)) hard = true;
+        if (isOption(token, '--hard')) hard = true;
         else if (isOption(token, '--soft', '--mixed', '--keep', '--merge')) hard = false;
+        else if (isNegated(token, '--hard', '--soft', '--mixed', '--keep', '--merge')) hard = false;
       }
       if (hard) return { write: 'reset-hard' };
       return hasDynamic(tokens) ? { unknown: 'an expansion could be `--hard`' } : null;
     },
   },
   clean: {
-    options: { valueShort: 'e', valueLong: ['--exclude'] },
-    rule: (tokens, configs) => {
-      if (tokens.some((token) => isOption(token, '-n', '--dry-run', '-i', '--interactive'))) return null;
-      const forced =
-        tokens.some((token) => isOption(token, '-f') || isLongOption(token, '--force', 4)) ||
-        configs.some(isRequireForceOff);
+    options: optionSpecOf('clean', 'e'),
+    rule: (tokens, { configs }) => {
+      if (lastFlag(tokens, ['-n', '--dry-run']) || lastFlag(tokens, ['-i', '--interactive'])) return null;
+      const forced = lastFlag(tokens, ['-f', '--force']) || configs.some(isRequireForceOff);
       if (forced) return { write: 'clean-force' };
       return hasDynamic(tokens) ? { unknown: 'an expansion could be `-f`' } : null;
     },
   },
   checkout: {
-    options: { valueShort: 'bB', valueLong: ['--orphan', '--conflict', '--pathspec-from-file'] },
-    rule: (tokens) => judgeDiscard(tokens, tokens.some(isWholeTreeOperand)),
+    options: optionSpecOf('checkout', 'bB'),
+    rule: (tokens, setting) => judgeDiscard(tokens, ['-f', '--force'], wholeTreeOperand(tokens, setting)),
   },
   switch: {
-    options: { valueShort: 'cC', valueLong: ['--orphan', '--conflict'] },
-    rule: (tokens) => judgeDiscard(tokens, false),
+    options: optionSpecOf('switch', 'cC'),
+    rule: (tokens) => judgeDiscard(tokens, ['-f', '--force', '--discard-changes'], null),
   },
   restore: {
-    options: { valueShort: 's', valueLong: ['--source', '--conflict', '--pathspec-from-file'] },
-    rule: (tokens) => {
-      const staged = tokens.some((token) => isOption(token, '-S', '--staged'));
-      const worktree = tokens.some((token) => isOption(token, '-W', '--worktree'));
+    options: optionSpecOf('restore', 's'),
+    rule: (tokens, setting) => {
+      const staged = lastFlag(tokens, ['-S', '--staged']);
+      const worktree = lastFlag(tokens, ['-W', '--worktree']);
       // `--staged` alone restores the index only; the work tree is left as it is.
       const touchesWorkTree = worktree || !staged;
-      if (touchesWorkTree && tokens.some(isWholeTreeOperand)) return { write: 'discard' };
-      return touchesWorkTree && hasDynamic(tokens)
-        ? { unknown: 'an expansion could be a whole-tree pathspec' }
-        : null;
+      if (!touchesWorkTree) return null;
+      const whole = wholeTreeOperand(tokens, setting);
+      if (whole !== null) return whole;
+      return hasDynamic(tokens) ? { unknown: 'an expansion could be a whole-tree pathspec' } : null;
     },
   },
 };
 
-function judgeSubcommand(
-  subcommand: string,
-  args: HeadWord[],
-  directories: HeadWord[],
-  configs: HeadWord[],
-): HeadJudgement {
+function judgeSubcommand(subcommand: string, args: HeadWord[], setting: SubcommandSetting): HeadJudgement {
+  const { directories } = setting;
   if (subcommand === 'init') return { kind: 'git-init' };
   const known = Object.hasOwn(subcommands, subcommand) ? subcommands[subcommand] : undefined;
   if (known === undefined) return pass;
-  const outcome = known.rule(scanArgs(args, known.options), configs);
+  const tokens = scanArgs(args, known.options);
+  // `-h`, `--help` or an ambiguous prefix anywhere: git prints usage and exits before any write.
+  if (tokens.some((token) => token.kind === 'usage')) return pass;
+  const outcome = known.rule(tokens, setting);
   if (outcome === null) return pass;
   if ('unknown' in outcome)
     return { kind: 'unknown', why: `git ${subcommand}: ${outcome.unknown}`, directories };
@@ -169,30 +191,36 @@ function judgeSubcommand(
 }
 
 /** checkout / switch: a forced switch, or (checkout) a whole-tree pathspec, discards the work tree. */
-function judgeDiscard(tokens: ArgToken[], wholeTree: boolean): Verdictish {
-  const forced = tokens.some(
-    (token) => isOption(token, '-f', '--discard-changes') || isLongOption(token, '--force', 4),
-  );
-  if (forced || wholeTree) return { write: 'discard' };
+function judgeDiscard(tokens: ArgToken[], force: string[], wholeTree: Verdictish): Verdictish {
+  if (lastFlag(tokens, force)) return { write: 'discard' };
+  if (wholeTree !== null) return wholeTree;
   return hasDynamic(tokens) ? { unknown: 'an expansion could be `-f` or a whole-tree pathspec' } : null;
 }
 
-/** The state of a boolean option after its last `--x` / `--no-x`: parse-options lets the last one win. */
-function lastFlag(tokens: ArgToken[], on: string[], off: string[]): boolean {
+/**
+ * The state of a boolean option after its last `--x` / `--no-x` (any of `names`, short or long):
+ * parse-options lets the last one win.
+ */
+function lastFlag(tokens: ArgToken[], names: string[]): boolean {
   let state = false;
   for (const token of tokens) {
-    if (isOption(token, ...on)) state = true;
-    else if (isOption(token, ...off)) state = false;
+    if (isOption(token, ...names)) state = true;
+    else if (isNegated(token, ...names)) state = false;
   }
   return state;
 }
 
-function hasDynamic(tokens: ArgToken[]): boolean {
-  return tokens.some((token) => token.kind === 'dynamic');
+/** A discard when an operand is a whole-tree pathspec; cannot judge when the pathspecs come from a file. */
+function wholeTreeOperand(tokens: ArgToken[], { base, globs }: SubcommandSetting): Verdictish {
+  if (tokens.some((token) => isOption(token, '--pathspec-from-file')))
+    return { unknown: 'the pathspecs come from a file (--pathspec-from-file)' };
+  return tokens.some((token) => token.kind === 'operand' && isWholeTreePathspec(token.value, base, globs))
+    ? { write: 'discard' }
+    : null;
 }
 
-function isWholeTreeOperand(token: ArgToken): boolean {
-  return token.kind === 'operand' && isWholeTreePathspec(token.value);
+function hasDynamic(tokens: ArgToken[]): boolean {
+  return tokens.some((token) => token.kind === 'dynamic');
 }
 
 // `git -c clean.requireForce=false clean -d` deletes without `-f`.
@@ -215,6 +243,7 @@ function isRequireForceOff(config: HeadWord): boolean {
 function judgeGh(words: HeadWord[], assignNames: readonly string[]): HeadJudgement {
   const positional: HeadWord[] = [];
   let retargeted = assignNames.includes('GH_REPO');
+  let help = false;
   for (let index = 0; index < words.length; index += 1) {
     const word = words[index] ?? null;
     if (word === null) {
@@ -222,11 +251,14 @@ function judgeGh(words: HeadWord[], assignNames: readonly string[]): HeadJudgeme
       continue;
     }
     if (word.includes('/pull/')) retargeted = true;
+    if (word === '-h' || word === '--help') help = true;
     if (word === '-R' || word === '--repo') {
       retargeted = true;
       index += 1;
     } else if (word.startsWith('-R') || word.startsWith('--repo=')) {
       retargeted = true;
+    } else if (ghValueFlags.has(word)) {
+      index += 1;
     } else if (!word.startsWith('-')) {
       positional.push(word);
     }
@@ -235,6 +267,20 @@ function judgeGh(words: HeadWord[], assignNames: readonly string[]): HeadJudgeme
   if (group !== 'pr') return pass;
   if (action === null) return { kind: 'unknown', why: 'the gh pr action is an expansion', directories: [] };
   if (action !== 'merge') return pass;
-  if (words.includes('--disable-auto')) return pass;
+  // `gh pr merge --help` prints help; `--disable-auto` only turns auto-merge off.
+  if (help || words.includes('--disable-auto')) return pass;
   return { kind: 'write', write: 'pr-merge', directories: [], retargeted };
 }
+
+// gh pr merge's flags that take the next word as their value, so that the value is not read as a flag.
+const ghValueFlags = new Set([
+  '-b',
+  '--body',
+  '-F',
+  '--body-file',
+  '-t',
+  '--subject',
+  '-A',
+  '--author-email',
+  '--match-head-commit',
+]);

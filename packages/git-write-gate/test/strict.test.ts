@@ -105,6 +105,11 @@ const strictPaths: StrictPath[] = [
     twin: { input: bashCall('git reset $MODE', '/outside/work') },
   },
   {
+    name: 'pathspecs read from a file',
+    refused: { input: bashCall('git restore --pathspec-from-file=list.txt') },
+    twin: { input: bashCall('git restore --pathspec-from-file=list.txt', '/repos/plain') },
+  },
+  {
     name: 'a cd into a managed repository, then a nested string that cannot be parsed',
     refused: { input: bashCall(`cd /repos/managed && sh -c 'git push "'`, '/outside/work') },
     twin: { input: bashCall(`cd /repos/plain && sh -c 'git push "'`, '/outside/work') },

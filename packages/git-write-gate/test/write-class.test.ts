@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { HeadWord } from '../src/git-global-options.ts';
 import { isGitLooking, mayMoveDirectory } from '../src/git-looking.ts';
-import { isWholeTreePathspec } from '../src/pathspec.ts';
+import { isWholeTreePathspec, type PathspecBase } from '../src/pathspec.ts';
 import { scanArgs } from '../src/subcommand-options.ts';
 import { judgeHead } from '../src/write-class.ts';
 
@@ -63,27 +63,52 @@ describe('judgeHead over head words', () => {
   });
 });
 
-describe('short-option clusters split, values stay whole, -- starts the pathspecs', () => {
-  const commit = { valueShort: 'm', valueLong: ['--message'] };
+describe('short-option clusters split, values stay whole, long options by prefix, -- starts the pathspecs', () => {
+  const commit = {
+    valueShort: 'm',
+    long: ['message=', 'dry-run', 'no-dry-run', 'date=', 'no-date', 'verbose', 'no-verify', 'verify'],
+  };
   test.for([
     ['-fd', ['-f', '-d']],
     ['-am msg', ['-a', '-m=msg']],
     ['-amsg', ['-a', '-m=sg']],
     ['--message msg', ['--message=msg']],
+    ['--mess msg', ['--message=msg']],
     ['--message=a=b', ['--message=a=b']],
+    ['--dry', ['--dry-run']],
+    ['--no-dry', ['--no-dry-run']],
+    ['--no-dry-run', ['--no-dry-run']],
+    ['--verify', ['--verify']],
+    ['--no-verify', ['--no-verify']],
+    ['--ver', ['usage']],
+    ['--d', ['usage']],
+    ['--no', ['usage']],
+    ['--no-', ['usage']],
+    ['--future-option x', ['--future-option', 'x']],
+    ['-h', ['usage']],
+    ['-ah', ['-a', 'usage']],
+    ['-mh', ['-m=h']],
+    ['-m -h', ['-m=-h']],
+    ['--help', ['usage']],
+    ['-- -h', ['-h']],
     ['-- -f .', ['-f', '.']],
     ['- x', ['-', 'x']],
     ['$x', ['?']],
   ])('%s', ([line, tokens]) => {
-    const read = scanArgs(head(line as string), commit).map((token) =>
-      token.kind === 'option'
-        ? token.value === undefined
-          ? token.name
-          : `${token.name}=${token.value}`
-        : token.kind === 'operand'
-          ? token.value
-          : '?',
-    );
+    const read = scanArgs(head(line as string), commit).map((token) => {
+      switch (token.kind) {
+        case 'option': {
+          const name = token.negated ? `--no-${token.name.slice(2)}` : token.name;
+          return token.value === undefined ? name : `${name}=${token.value}`;
+        }
+        case 'operand':
+          return token.value;
+        case 'usage':
+          return 'usage';
+        default:
+          return '?';
+      }
+    });
     expect(read).toEqual(tokens);
   });
 });
@@ -114,6 +139,54 @@ describe('whole-tree pathspecs', () => {
       expect(isWholeTreePathspec(pathspec)).toBe(false);
     },
   );
+});
+
+describe('whole-tree pathspecs by resolution, from /repo/sub of the work tree /repo', () => {
+  const base: PathspecBase = { directory: '/repo/sub', top: '/repo' };
+  test.for([
+    '.',
+    'x/..',
+    './x/../',
+    '..',
+    '/repo/sub',
+    '/repo',
+    '/repo/sub/.',
+    ':/',
+    ':(top)',
+    ':/sub',
+    ':(top)sub/x/..',
+    '*',
+    '?*',
+    '../*',
+    '/repo/*',
+    '*/..',
+    ':(glob)*',
+    ':!vendor',
+  ])('%j covers it', (pathspec) => expect(isWholeTreePathspec(pathspec, base)).toBe(true));
+  test.for([
+    'src',
+    '../other',
+    '/repo/other',
+    '/elsewhere',
+    '../..',
+    '/',
+    ':/other',
+    ':/sub/deep',
+    '*.ts',
+    '??*',
+    'x/*',
+    ':(literal)*',
+    ':(literal)?*',
+  ])('%j does not', (pathspec) => expect(isWholeTreePathspec(pathspec, base)).toBe(false));
+  test('above the top git stops (outside repository): not a whole-tree pathspec', () => {
+    expect(isWholeTreePathspec('..', { directory: '/repo', top: '/repo' })).toBe(false);
+    expect(isWholeTreePathspec('..', { directory: '/repo', top: null })).toBe(true);
+  });
+  test('--literal-pathspecs reads globs literally, unless :(glob) says otherwise', () => {
+    expect(isWholeTreePathspec('*', base, 'literal')).toBe(false);
+    expect(isWholeTreePathspec(':(glob)*', base, 'literal')).toBe(true);
+    expect(isWholeTreePathspec('.', base, 'literal')).toBe(true);
+  });
 });
 
 describe('the cheap reject', () => {
