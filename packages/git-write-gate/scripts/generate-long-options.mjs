@@ -21,7 +21,9 @@ const git = (cwd, ...args) =>
 const scratch = mkdtempSync(join(tmpdir(), 'git-long-options-'));
 try {
   git(scratch, 'init', '-q');
-  const version = git(scratch, '--version').trim().replace(/^git version /, '');
+  const version = git(scratch, '--version')
+    .trim()
+    .replace(/^git version /, '');
   const lines = subcommands.map((sub) => {
     const forms = git(scratch, sub, '--git-completion-helper-all')
       .split(/\s+/)

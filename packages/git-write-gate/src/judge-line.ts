@@ -118,7 +118,8 @@ export function findWrites(
 
 function whyUnread(nested: Nested & { ok: false }): string {
   if (nested.reason === 'too-deep') return `commands nested deeper than ${maxNesting} levels`;
-  return `the string it runs cannot be read (${nested.reason}: ${nested.message})`;
+  const what = nested.runner.kind === 'shell-input' || nested.runner.kind === 'sourced' ? 'script' : 'string';
+  return `the ${what} it runs cannot be read (${nested.reason}: ${nested.message})`;
 }
 
 /**

@@ -31,6 +31,7 @@ export type {
   ListOp,
   Nested,
   NestedKind,
+  TextForm,
   ParseOptions,
   ParseOutcome,
   Placement,

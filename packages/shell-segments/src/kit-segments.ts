@@ -13,8 +13,9 @@ const usage = `Usage: kit-segments [--pretty] [--max-length N] [--] <command...>
        echo '<command>' | kit-segments [--pretty]
 
 Prints a bash command line as JSON (the outcome of parse): its segments, and the command lines
-they run (bash -c, eval, env -S, find -exec), each under "nested" with its own segments and its
-runner as { "segment": <index in the line above>, "kind", "start", "end" }.
+they run (bash -c, eval, env -S, find -exec, a shell fed by a heredoc or a pipe, source <(…),
+script -c), each under "nested" with its own segments and its runner as
+{ "segment": <index in the line above>, "kind", "form", "start", "end" }.
 
   --pretty          indent the JSON
   --max-length N    refuse commands longer than N characters (default 65536)
@@ -96,8 +97,8 @@ function lineAsJson(line: CommandLine): object {
   };
 }
 
-function runnerAsJson({ segment, kind, start, end }: Runner): object {
-  return { segment: segment.index, kind, start, end };
+function runnerAsJson({ segment, kind, form, start, end }: Runner): object {
+  return { segment: segment.index, kind, form, start, end };
 }
 
 function readVersion(): string {

@@ -20,8 +20,9 @@ export function nestCommandLines(top: CommandLine, limits: NestingLimits): void 
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     const { line, depth } = next;
     for (const segment of line.segments) {
-      for (const found of findNestedTexts(segment, line.source)) {
-        const runner: Runner = { line, segment, kind: found.kind, start: found.start, end: found.end };
+      for (const found of findNestedTexts(segment, line)) {
+        const { kind, form, start, end } = found;
+        const runner: Runner = { line, segment, kind, form, start, end };
         const nested = readNested(runner, found, depth + 1, limits);
         line.nested.push(nested);
         if (nested.ok) queue.push({ line: nested.line, depth: depth + 1 });
@@ -46,14 +47,14 @@ function readNested(runner: Runner, found: NestedText, depth: number, limits: Ne
     const reason = parsed.reason === 'too-long' ? 'too-long' : 'syntax';
     return { ok: false, runner, reason, message: parsed.message };
   }
-  const segments = runner.kind === 'find-exec' ? actionSegments(parsed.value) : parsed.value;
+  const segments = runner.form === 'as-written' ? actionSegments(parsed.value) : parsed.value;
   return { ok: true, line: { source: found.text, segments, runner, nested: [] } };
 }
 
 /**
- * The segments of a find action's line: its own command only. A substitution in its words
- * (`-exec echo $(date) {} ;`) runs in the line above, once, before find starts: it is a segment
- * of that line already, and here only makes the word dynamic.
+ * The segments of a line given as words (a find action, BSD script's command): its own command
+ * only. A substitution in its words (`-exec echo $(date) {} ;`) runs in the line above, once,
+ * before find starts: it is a segment of that line already, and here only makes the word dynamic.
  */
 function actionSegments(segments: Segment[]): Segment[] {
   return segments

@@ -1,45 +1,74 @@
+import { frameDepth } from './frame-depth.ts';
 import { unwrapLaunchers } from './launchers.ts';
-import type { NestedKind, Segment, Word } from './types.ts';
+import type { CommandLine, NestedKind, Redirect, Segment, TextForm, Word } from './types.ts';
 
 /** A command line a segment runs, before it is parsed: its text, or why the text is not known. */
-export type NestedText = { kind: NestedKind; start: number; end: number } & (
+export type NestedText = { kind: NestedKind; form: TextForm; start: number; end: number } & (
   | { text: string }
   | { text: null; message: string } // only known at run time
 );
 
+/** What the readers see of the segment's own line. */
+type LineView = Pick<CommandLine, 'source' | 'segments' | 'runner'>;
+
+/** Where a text stands in a line's source, and how a changed one would be put back. */
+type Placed = { form: TextForm; start: number; end: number } & (
+  | { text: string }
+  | { text: null; message: string }
+);
+
 const shells = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh']);
 const findActions = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+const stdinFiles = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 
 /**
  * The command lines a segment hands on, in the order they stand: the string of
  * bash|sh|zsh|dash|ksh -c 'str' (any flags: -lc, -ec, -o pipefail -c), eval 'a' 'b' (joined by
- * spaces, as bash does), env -S 'str' [operands] — after launchers — and the command of every
- * find -exec / -execdir / -ok / -okdir action. `source` is the text of the segment's own line.
+ * spaces, as bash does), env -S 'str' [operands] — after launchers —, the command of every
+ * find -exec / -execdir / -ok / -okdir action, the script a shell reads from its input (a
+ * heredoc, a here-string, a literal echo/printf/cat piped in, `bash -s`, `bash <(…)`,
+ * `bash /dev/stdin`), what `source`/`.` reads from its input or a process substitution, and the
+ * command of `script -c 'cmd'` (or BSD `script file cmd …`). `line` is the segment's own line.
  */
-export function findNestedTexts(segment: Segment, source: string): NestedText[] {
+export function findNestedTexts(segment: Segment, line: LineView): NestedText[] {
   const { head, splitString } = unwrapLaunchers(segment.argv);
   if (splitString !== null) return [splitStringText(segment, splitString, head.slice(1))];
   const command = head[0];
   if (command === undefined || command.value === null || command.dynamic) return [];
   const name = command.value.slice(command.value.lastIndexOf('/') + 1);
-  if (name === 'find') return findExecTexts(head.slice(1), source);
+  const args = head.slice(1);
+  if (name === 'find') return findExecTexts(args, line.source);
   if (name === 'eval') {
-    const words = head.slice(1);
-    if (words[0]?.value === '--') words.shift();
-    return words.length > 0 ? [joinedText('eval', words)] : [];
+    if (args[0]?.value === '--') args.shift();
+    return args.length > 0 ? [{ kind: 'eval', ...joinedText(args) }] : [];
   }
+  if (name === 'source' || name === '.') return sourcedTexts(segment, args, line);
+  if (name === 'script') return scriptTexts(args, line.source);
   if (!shells.has(name)) return [];
-  const string = shellString(head.slice(1));
-  return string === null ? [] : [joinedText('shell-string', [string])];
+  const call = readShellArgs(args);
+  switch (call.kind) {
+    case 'string':
+      return [{ kind: 'shell-string', ...joinedText([call.word]) }];
+    case 'stdin': {
+      const input = inputOf(segment, line);
+      return input === null || input === 'file' ? [] : [{ kind: 'shell-input', ...input }];
+    }
+    case 'file': {
+      const script = scriptFileText(segment, call.word, line);
+      return script === null ? [] : [{ kind: 'shell-input', ...script }];
+    }
+    case 'none':
+      return [];
+  }
 }
 
-/** The text of `words` joined by spaces, spanning them; unknown when one of them is only known at run time. */
-function joinedText(kind: NestedKind, words: Word[]): NestedText {
+/** The text of `words` joined by spaces, spanning them, as one word; unknown when one of them is only known at run time. */
+function joinedText(words: Word[]): Placed {
   const start = (words[0] as Word).start;
   const end = (words[words.length - 1] as Word).end;
   const dynamic = words.find(isDynamic);
-  if (dynamic) return { kind, start, end, text: null, message: runTimeMessage(dynamic) };
-  return { kind, start, end, text: words.map((word) => word.value as string).join(' ') };
+  if (dynamic) return { form: 'word', start, end, text: null, message: runTimeMessage(dynamic) };
+  return { form: 'word', start, end, text: words.map((word) => word.value as string).join(' ') };
 }
 
 /**
@@ -53,10 +82,11 @@ function splitStringText(segment: Segment, string: Word, operands: Word[]): Nest
     : /^(?:-[A-Za-z]*S|--split-string=)/.exec(string.text);
   const start = attached === null ? string.start : string.start + attached[0].length;
   const end = (operands[operands.length - 1] ?? string).end;
+  const placed = { kind: 'split-string', form: 'word', start, end } as const;
   const dynamic = [string, ...operands.filter((word) => word.value === null)].find(isDynamic);
-  if (dynamic) return { kind: 'split-string', start, end, text: null, message: runTimeMessage(dynamic) };
+  if (dynamic) return { ...placed, text: null, message: runTimeMessage(dynamic) };
   const quoted = operands.map((word) => ` '${(word.value as string).replace(/'/g, `'\\''`)}'`);
-  return { kind: 'split-string', start, end, text: (string.value as string) + quoted.join('') };
+  return { ...placed, text: (string.value as string) + quoted.join('') };
 }
 
 function isDynamic(word: Word): boolean {
@@ -67,35 +97,321 @@ function runTimeMessage(word: Word): string {
   return `the command string ${word.text} is only known at run time`;
 }
 
-/** The string word of a shell's -c, the flags read as bash reads them; null when there is none. */
-function shellString(words: Word[]): Word | null {
+/** How a shell's arguments say where its script comes from. */
+type ShellCall =
+  | { kind: 'string'; word: Word } // -c 'str' (the word may be an expansion)
+  | { kind: 'stdin' } // no script operand, or -s: the script is the shell's input
+  | { kind: 'file'; word: Word } // a script operand
+  | { kind: 'none' }; // -c with no string; an expansion where an option could stand
+
+/** The shell's flags read as bash reads them: -c takes the first operand as the string, -s reads the input. */
+function readShellArgs(words: Word[]): ShellCall {
   let sawC = false;
+  let sawS = false;
   for (let i = 0; i < words.length; i += 1) {
     const word = words[i] as Word;
     const value = word.value;
     // An expansion where an option could stand (bash $flags -c 'git push'): the string may be
     // anything once the expansion is known, so a -c anywhere after it makes the call dynamic.
-    if (value === null) return sawC || hasLaterC(words, i) ? word : null;
-    if (value === '--' || value === '-') return sawC ? (words[i + 1] ?? null) : null;
+    if (value === null) {
+      if (sawC || hasLaterC(words, i)) return { kind: 'string', word };
+      // bash <(…): a process substitution is a file name, never an option.
+      return word.text.startsWith('<(') ? operandCall(word, false, sawS) : { kind: 'none' };
+    }
+    if (value === '--' || value === '-') return operandCall(words[i + 1], sawC, sawS);
     if (value.startsWith('--')) {
       if (value === '--rcfile' || value === '--init-file') i += 1;
       continue;
     }
     if (/^[-+][A-Za-z]+$/.test(value)) {
       if (value.startsWith('-') && value.includes('c')) sawC = true;
+      if (value.startsWith('-') && value.includes('s')) sawS = true;
       // -o pipefail, +O extglob: the option name is the next word.
       if (/[oO]/.test(value.slice(1))) i += 1;
       continue;
     }
-    return sawC ? word : null;
+    return operandCall(word, sawC, sawS);
   }
-  return null;
+  return sawC ? { kind: 'none' } : { kind: 'stdin' };
+}
+
+function operandCall(word: Word | undefined, sawC: boolean, sawS: boolean): ShellCall {
+  if (sawC) return word === undefined ? { kind: 'none' } : { kind: 'string', word };
+  if (sawS || word === undefined) return { kind: 'stdin' };
+  return { kind: 'file', word };
 }
 
 function hasLaterC(words: Word[], from: number): boolean {
   return words
     .slice(from + 1)
     .some((word) => word.value !== null && /^-[A-Za-z]*c[A-Za-z]*$/.test(word.value));
+}
+
+/**
+ * A script file a shell or `source` reads: the segment's own input for /dev/stdin and its
+ * aliases, a process substitution's output (`<(echo 'git push')`); null for any other file,
+ * which is out of reach (a script written earlier and run now is not read).
+ */
+function scriptFileText(segment: Segment, word: Word, line: LineView): Placed | null {
+  if (word.value !== null && stdinFiles.has(word.value)) {
+    const input = inputOf(segment, line);
+    return input === 'file' ? null : input;
+  }
+  if (word.value !== null) return null;
+  const substitution = line.segments
+    .flatMap((each) => each.context)
+    .find(
+      (frame) =>
+        frame.kind === 'process-substitution' &&
+        frame.direction === '<' &&
+        frame.owner === segment.index &&
+        frame.start === word.start &&
+        frame.end === word.end,
+    );
+  if (substitution === undefined) return null;
+  const inside = line.segments.filter((each) => each.context.at(-1) === substitution);
+  const [producer] = inside;
+  if (
+    producer === undefined ||
+    inside.length > 1 ||
+    line.segments.some((each) => each.context.includes(substitution) && !inside.includes(each))
+  )
+    return dynamicAt(word, `the script is the output of ${word.text}`);
+  return outputOf(producer);
+}
+
+/** `source file` / `. file`: only its input or a process substitution is read. */
+function sourcedTexts(segment: Segment, args: Word[], line: LineView): NestedText[] {
+  const operands = args[0]?.value === '--' ? args.slice(1) : args;
+  const file = operands[0];
+  if (file === undefined) return [];
+  const script = scriptFileText(segment, file, line);
+  return script === null ? [] : [{ kind: 'sourced', ...script }];
+}
+
+/**
+ * `script -c 'cmd'` (util-linux: the command runs in `$SHELL -c`) and BSD's `script [opts] file
+ * cmd args…` (the words run as they stand).
+ */
+function scriptTexts(args: Word[], source: string): NestedText[] {
+  const operands: Word[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const word = args[i] as Word;
+    const value = word.value;
+    if (value === null) {
+      operands.push(word);
+      continue;
+    }
+    if (operands.length > 0 || !value.startsWith('-') || value === '-') {
+      operands.push(word);
+      continue;
+    }
+    if (value === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    const long = /^--([a-z-]+)(=.*)?$/.exec(value);
+    if (long !== null) {
+      const next = args[i + 1];
+      if (long[1] === 'command') {
+        if (long[2] !== undefined) return [{ kind: 'script-command', ...attachedString(word, '--command=') }];
+        return next === undefined ? [] : [{ kind: 'script-command', ...joinedText([next]) }];
+      }
+      if (long[2] === undefined && scriptLongValues.has(long[1] as string)) i += 1;
+      continue;
+    }
+    for (let at = 1; at < value.length; at += 1) {
+      const letter = value.charAt(at);
+      const attached = value.slice(at + 1);
+      if (letter === 'c') {
+        if (attached !== '')
+          return [{ kind: 'script-command', ...attachedString(word, value.slice(0, at + 1)) }];
+        const next = args[i + 1];
+        return next === undefined ? [] : [{ kind: 'script-command', ...joinedText([next]) }];
+      }
+      if (scriptShortValues.includes(letter)) {
+        // -t takes a number as its own word only in BSD's script; util-linux's -t[file] is attached.
+        const next = args[i + 1]?.value ?? '';
+        if (attached === '' && (letter !== 't' || /^\d+$/.test(next))) i += 1;
+        break;
+      }
+    }
+  }
+  // BSD: script [file [command …]]; the first operand is the typescript file.
+  const words = operands.slice(1);
+  if (words.length === 0) return [];
+  const start = (words[0] as Word).start;
+  const end = (words[words.length - 1] as Word).end;
+  return [{ kind: 'script-command', form: 'as-written', start, end, text: source.slice(start, end) }];
+}
+
+const scriptShortValues = 'EIOBTmoFt';
+const scriptLongValues = new Set([
+  'echo',
+  'log-in',
+  'log-out',
+  'log-io',
+  'log-timing',
+  'logging-format',
+  'output-limit',
+]);
+
+/** `-c'git push'` / `--command='git push'`: the string is the rest of the option word. */
+function attachedString(word: Word, prefix: string): Placed {
+  const value = word.value as string;
+  if (word.dynamic)
+    return { form: 'word', start: word.start, end: word.end, text: null, message: runTimeMessage(word) };
+  // Only a word whose option part is plain can be put back by offset: -c'git push', not "-c"'x'.
+  const start = word.text.startsWith(prefix) ? word.start + prefix.length : word.start;
+  return { form: 'word', start, end: word.end, text: value.slice(prefix.length) };
+}
+
+/**
+ * What a segment reads on its standard input, as far as the line shows it: a literal text (a
+ * heredoc, a here-string, a literal echo/printf/cat piped in), why it is not known, 'file' for a
+ * `< file` (out of reach), or null for the call's own input (nothing, for the top line's main list).
+ */
+function inputOf(segment: Segment, line: LineView): Placed | 'file' | null {
+  const redirected = redirectedInput(segment);
+  if (redirected !== null) return redirected;
+  const pipeline = segment.pipeline;
+  if (pipeline !== null && pipeline.index > 0) {
+    const producer = line.segments.find(
+      (each) => each.pipeline?.id === pipeline.id && each.pipeline.index === pipeline.index - 1,
+    );
+    if (producer === undefined) return dynamicAt(segment, 'its input is the output of a compound command');
+    return outputOf(producer);
+  }
+  // Inside a compound, or in a nested line, the input comes from around it: a redirection or a
+  // pipe the segment does not show (`{ bash; } <<< 'git push'`, `echo … | bash -c bash`).
+  if (frameDepth(segment) > 0 || line.runner !== null)
+    return dynamicAt(segment, 'its input comes from outside the segment');
+  return null;
+}
+
+/** The segment's last redirection of its standard input, read. */
+function redirectedInput(segment: Segment): Placed | 'file' | null {
+  const redirect = segment.redirects.filter(isInputRedirect).at(-1);
+  if (redirect === undefined) return null;
+  const { op, target, heredoc } = redirect;
+  if (heredoc !== null) {
+    const body = op === '<<-' ? heredoc.body.replace(/^\t+/gm, '') : heredoc.body;
+    const placed = { start: heredoc.start, end: heredoc.end };
+    if (heredoc.quoted) return { ...placed, form: 'quoted-heredoc', text: body };
+    const text = expandHeredoc(body);
+    return text === null
+      ? {
+          ...placed,
+          form: 'heredoc',
+          text: null,
+          message: 'the heredoc holds an expansion, known only at run time',
+        }
+      : { ...placed, form: 'heredoc', text };
+  }
+  if (op === '<<<') {
+    if (isDynamic(target))
+      return dynamicAt(target, `the here-string ${target.text} is only known at run time`);
+    return { form: 'here-string', start: target.start, end: target.end, text: `${target.value as string}\n` };
+  }
+  if (op === '<') return 'file';
+  return dynamicAt(target, `its input is ${op}${target.text}`);
+}
+
+function isOutputRedirect(redirect: Redirect): boolean {
+  if (redirect.op === '&>' || redirect.op === '&>>') return true;
+  return (redirect.fd === null || redirect.fd === '1') && ['>', '>>', '>|', '>&', '<>'].includes(redirect.op);
+}
+
+function isInputRedirect(redirect: Redirect): boolean {
+  return (
+    (redirect.fd === null || redirect.fd === '0') &&
+    ['<', '<<', '<<-', '<<<', '<&', '<>'].includes(redirect.op)
+  );
+}
+
+/**
+ * An unquoted heredoc body as the shell reads it: `\$` `` \` `` `\\` stand for themselves, a
+ * backslash-newline joins lines, any other backslash stays; null when an unescaped `$` or
+ * backtick makes it an expansion.
+ */
+function expandHeredoc(body: string): string | null {
+  let dynamic = false;
+  const text = body.replace(/\\([\s\S])|[$`]/g, (whole, escaped?: string) => {
+    if (escaped === undefined) {
+      dynamic = true;
+      return whole;
+    }
+    if (escaped === '\n') return '';
+    return '$`\\'.includes(escaped) ? escaped : whole;
+  });
+  return dynamic ? null : text;
+}
+
+/**
+ * What a producer segment writes to its standard output when the line shows it literally: an
+ * `echo` (no backslash in its text: `-e` or xpg_echo would read escapes), a `printf` whose
+ * format holds only `%s`, `%%`, `\n`, `\t` and `\\`, or a `cat` of its own literal input.
+ */
+function outputOf(producer: Segment): Placed {
+  const unknown = (why: string): Placed => dynamicAt(producer, why);
+  if (producer.redirects.some(isOutputRedirect))
+    return unknown(`${producer.text} sends its output elsewhere`);
+  const [command, ...words] = producer.argv;
+  const name = command?.value ?? null;
+  if (command === undefined || command.dynamic || words.some(isDynamic))
+    return unknown(`the text ${producer.text} writes is only known at run time`);
+  const values = words.map((word) => word.value as string);
+  const after = command.end;
+  const end = (words[words.length - 1] ?? command).end;
+  if (name === 'echo') {
+    let at = 0;
+    while (/^-[neE]+$/.test(values[at] ?? '')) at += 1;
+    const text =
+      values.slice(at).join(' ') + (values.slice(0, at).some((flag) => flag.includes('n')) ? '' : '\n');
+    if (text.includes('\\')) return unknown('echo may read the escapes in its text');
+    return { form: 'echo-operands', start: after, end, text };
+  }
+  if (name === 'printf') {
+    const operands = values[0] === '--' ? values.slice(1) : values;
+    const text = printfText(operands);
+    return text === null
+      ? unknown('printf formats its text')
+      : { form: 'printf-operands', start: after, end, text };
+  }
+  if (name === 'cat' && values.every((value) => value === '-')) {
+    const input = redirectedInput(producer);
+    if (input !== null && input !== 'file') return input;
+  }
+  return unknown(`what ${producer.text} writes is only known at run time`);
+}
+
+/** printf's output for a format of `%s`, `%%`, `\n`, `\t`, `\\` and plain text, reused while arguments remain; null otherwise. */
+function printfText(operands: string[]): string | null {
+  const [format, ...args] = operands;
+  if (format === undefined || format.startsWith('-')) return null;
+  const pieces: (string | null)[] = [];
+  const scan = /%%|%s|\\[nt\\]|[%\\]|[^%\\]+/g;
+  for (const match of format.matchAll(scan)) {
+    const piece = match[0];
+    if (piece === '%%') pieces.push('%');
+    else if (piece === '%s') pieces.push(null);
+    else if (piece === '\\n') pieces.push('\n');
+    else if (piece === '\\t') pieces.push('\t');
+    else if (piece === '\\\\') pieces.push('\\');
+    else if (piece === '%' || piece === '\\') return null;
+    else pieces.push(piece);
+  }
+  const slots = pieces.filter((piece) => piece === null).length;
+  let text = '';
+  let next = 0;
+  do {
+    for (const piece of pieces) text += piece ?? args[next++] ?? '';
+  } while (slots > 0 && next < args.length);
+  return text;
+}
+
+function dynamicAt(at: { start: number; end: number }, message: string): Placed {
+  return { form: 'word', start: at.start, end: at.end, text: null, message };
 }
 
 /**
@@ -110,7 +426,7 @@ function findExecTexts(words: Word[], source: string): NestedText[] {
     if (action !== null && action.length > 0) {
       const start = (action[0] as Word).start;
       const end = (action[action.length - 1] as Word).end;
-      texts.push({ kind: 'find-exec', start, end, text: source.slice(start, end) });
+      texts.push({ kind: 'find-exec', form: 'as-written', start, end, text: source.slice(start, end) });
     }
     action = null;
   };

@@ -85,19 +85,35 @@ export interface Segment extends Placement {
   last: boolean; // last command of its innermost list (frame)
 }
 
-/** How a segment hands a command line to another shell (later kinds: a heredoc or pipe that feeds a shell). */
+/** How a segment hands a command line to another shell. */
 export type NestedKind =
   | 'shell-string' // bash -c 'str', sh -lc 'str' (bash|sh|zsh|dash|ksh, any flags)
   | 'eval' // eval 'a' 'b': the words joined by spaces
   | 'split-string' // env -S 'str' [operands]
-  | 'find-exec'; // find … -exec|-execdir|-ok|-okdir cmd … ; (or +): one per action
+  | 'find-exec' // find … -exec|-execdir|-ok|-okdir cmd … ; (or +): one per action
+  | 'shell-input' // a new shell reading its script from its input: bash <<EOF, sh <<< 'str', echo 'str' | sh, bash -s, bash <(…)
+  | 'sourced' // source / . reading its input or a process substitution, in the current shell: source <(…), . /dev/stdin
+  | 'script-command'; // script -c 'cmd' (the command runs in $SHELL -c), BSD script file cmd …
+
+/**
+ * How a nested line's text stands in its runner's line, so that a changed text can be put back
+ * (liftToTop): one shell word, words as written, a heredoc body, or an echo's / printf's operands.
+ */
+export type TextForm =
+  | 'word' // bash -c 'str', env -S 'str' a, script -c 'str'; eval's words, which become one
+  | 'here-string' // sh <<< 'str': one word (bash adds the newline the line's source ends with)
+  | 'as-written' // a find action's words, BSD script's command words
+  | 'heredoc' // an unquoted heredoc body: its $ ` \ are escaped when put back
+  | 'quoted-heredoc' // a heredoc whose delimiter is quoted: the body as it is
+  | 'echo-operands' // echo 'str' | sh: everything after the echo word
+  | 'printf-operands'; // printf '%s\n' 'str' | sh: everything after the printf word
 
 /**
  * A parsed command line: the top one, or one that a segment of another line runs. Its segments'
  * offsets are into its own `source`, and each segment's context starts at this line's own 'main'.
  */
 export interface CommandLine {
-  source: string; // the command; bash -c 'a | b' → a | b; find . -exec rm {} \; → rm {} (as written)
+  source: string; // the command; bash -c 'a | b' → a | b; find . -exec rm {} \; → rm {} (as written); bash <<EOF body → the body as bash reads it
   segments: Segment[]; // for a find action, its command only: substitutions in its words run in the line above
   runner: Runner | null; // null for the top line
   nested: Nested[]; // the command lines its segments run, by segment, then by position
@@ -106,9 +122,10 @@ export interface CommandLine {
 /** What runs a nested command line: the very segment object of the line above, and where the text stands. */
 export interface Runner {
   line: CommandLine; // the line above
-  segment: Segment; // one of line.segments
+  segment: Segment; // one of line.segments: the one that runs the text (the shell, not an echo that feeds it)
   kind: NestedKind;
-  start: number; // offsets into line.source: the string word, eval's words, env -S's string and operands, the action's words
+  form: TextForm;
+  start: number; // offsets into line.source: the string word, eval's words, the action's words, a heredoc body, the operands of a feeding echo
   end: number;
 }
 

@@ -81,6 +81,76 @@ const trees: [string, LineShape][] = [
       child('split-string@1', 'bash -c "git push"', child('shell-string@0', 'git push')),
     ),
   ],
+  // a shell that reads its script from its input: a heredoc, a here-string, a literal producer piped in
+  ['bash <<EOF\ngit push\nEOF', top('bash <<EOF\ngit push\nEOF', child('shell-input@0', 'git push\n'))],
+  [
+    "bash <<'EOF'\ngit push $x\nEOF",
+    top("bash <<'EOF'\ngit push $x\nEOF", child('shell-input@0', 'git push $x\n')),
+  ],
+  [
+    'sh <<EOF\ngit \\\npush \\$x \\\\y\nEOF',
+    top('sh <<EOF\ngit \\\npush \\$x \\\\y\nEOF', child('shell-input@0', 'git push $x \\y\n')),
+  ],
+  [
+    'bash <<-EOF\n\tgit push\n\tEOF',
+    top('bash <<-EOF\n\tgit push\n\tEOF', child('shell-input@0', 'git push\n')),
+  ],
+  ["sh <<< 'git push'", top("sh <<< 'git push'", child('shell-input@0', 'git push\n'))],
+  ["bash -s <<< 'git push' -- a", top("bash -s <<< 'git push' -- a", child('shell-input@0', 'git push\n'))],
+  ["echo 'git push' | sh", top("echo 'git push' | sh", child('shell-input@1', 'git push\n'))],
+  ['echo -n git push | bash -s', top('echo -n git push | bash -s', child('shell-input@1', 'git push'))],
+  [
+    "printf '%s\\n' 'git commit -m x' 'git push' | bash",
+    top(
+      "printf '%s\\n' 'git commit -m x' 'git push' | bash",
+      child('shell-input@1', 'git commit -m x\ngit push\n'),
+    ),
+  ],
+  ["printf 'git push\\n' | zsh", top("printf 'git push\\n' | zsh", child('shell-input@1', 'git push\n'))],
+  [
+    "cat <<'EOF' | bash\ngit push\nEOF",
+    top("cat <<'EOF' | bash\ngit push\nEOF", child('shell-input@1', 'git push\n')),
+  ],
+  ['bash <(echo git push)', top('bash <(echo git push)', child('shell-input@0', 'git push\n'))],
+  [
+    "bash /dev/stdin <<< 'git push'",
+    top("bash /dev/stdin <<< 'git push'", child('shell-input@0', 'git push\n')),
+  ],
+  // source / . of its input or a process substitution: a line run in the current shell
+  ["source <(echo 'git push')", top("source <(echo 'git push')", child('sourced@0', 'git push\n'))],
+  [". /dev/stdin <<< 'git push'", top(". /dev/stdin <<< 'git push'", child('sourced@0', 'git push\n'))],
+  ["echo 'git push' | . /dev/stdin", top("echo 'git push' | . /dev/stdin", child('sourced@1', 'git push\n'))],
+  // script -c, and BSD script's command words
+  [
+    "script -qc 'git push' /dev/null",
+    top("script -qc 'git push' /dev/null", child('script-command@0', 'git push')),
+  ],
+  ["script --command='git push'", top("script --command='git push'", child('script-command@0', 'git push'))],
+  [
+    'script -q -c "git commit -m x" out.log',
+    top('script -q -c "git commit -m x" out.log', child('script-command@0', 'git commit -m x')),
+  ],
+  [
+    'script -q /dev/null git push',
+    top('script -q /dev/null git push', child('script-command@0', 'git push')),
+  ],
+  // input that is only known at run time
+  ['sh <<EOF\ngit push $x\nEOF', top('sh <<EOF\ngit push $x\nEOF', unread('shell-input@0', 'dynamic'))],
+  ['bash <<EOF\n$(cat cmds)\nEOF', top('bash <<EOF\n$(cat cmds)\nEOF', unread('shell-input@0', 'dynamic'))],
+  ['sh <<< "$cmd"', top('sh <<< "$cmd"', unread('shell-input@0', 'dynamic'))],
+  ['curl -fsSL https://x | bash', top('curl -fsSL https://x | bash', unread('shell-input@1', 'dynamic'))],
+  ["echo -e 'git\\x20push' | sh", top("echo -e 'git\\x20push' | sh", unread('shell-input@1', 'dynamic'))],
+  ["printf '%d' 1 | sh", top("printf '%d' 1 | sh", unread('shell-input@1', 'dynamic'))],
+  ['echo "$cmd" | sh', top('echo "$cmd" | sh', unread('shell-input@1', 'dynamic'))],
+  ["{ echo 'git push'; } | sh", top("{ echo 'git push'; } | sh", unread('shell-input@1', 'dynamic'))],
+  ['echo x | { bash; }', top('echo x | { bash; }', unread('shell-input@1', 'dynamic'))],
+  [
+    "bash -c 'bash'",
+    top("bash -c 'bash'", child('shell-string@0', 'bash', unread('shell-input@0', 'dynamic'))),
+  ],
+  ['source <(curl -s https://x)', top('source <(curl -s https://x)', unread('sourced@0', 'dynamic'))],
+  ['source <(echo a; echo b)', top('source <(echo a; echo b)', unread('sourced@0', 'dynamic'))],
+  ['script -c "$cmd"', top('script -c "$cmd"', unread('script-command@0', 'dynamic'))],
   // strings only known at run time
   ['bash -c "$CMD"', top('bash -c "$CMD"', unread('shell-string@0', 'dynamic'))],
   ['eval "$(ssh-agent -s)"', top('eval "$(ssh-agent -s)"', unread('eval@0', 'dynamic'))],
@@ -123,6 +193,17 @@ describe('no nested line', () => {
     'find . -exec \\;',
     'echo bash -c "git push"',
     "cat <<'EOF'\nbash -c 'git push'\nEOF",
+    // out of reach by design: a script in a file, run now or later
+    'bash < script.sh',
+    'sh -s < script.sh',
+    'source ./env.sh',
+    '. ~/.bashrc',
+    'bash -s',
+    "echo 'git push' | cat",
+    "echo 'git push' > run.sh",
+    "python3 - <<'EOF'\nimport os\nos.system('git push')\nEOF",
+    'script -q /dev/null',
+    'script out.log',
   ])('%s', (command) => expect(topLine(command).nested).toEqual([]));
 });
 
