@@ -105,6 +105,16 @@ const strictPaths: StrictPath[] = [
     twin: { input: bashCall('git reset $MODE', '/outside/work') },
   },
   {
+    name: 'a script a shell reads that is only known at run time',
+    refused: { input: bashCall('git show HEAD:deploy.sh | bash') },
+    twin: { input: bashCall('git show HEAD:deploy.sh | bash', '/repos/plain') },
+  },
+  {
+    name: 'a heredoc script with an expansion',
+    refused: { input: bashCall('sh <<EOF\ngit push $remote\nEOF') },
+    twin: { input: bashCall('sh <<EOF\ngit push $remote\nEOF', '/outside/work') },
+  },
+  {
     name: 'pathspecs read from a file',
     refused: { input: bashCall('git restore --pathspec-from-file=list.txt') },
     twin: { input: bashCall('git restore --pathspec-from-file=list.txt', '/repos/plain') },
