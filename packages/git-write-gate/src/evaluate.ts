@@ -1,6 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { bashInput, type HookInput, none, readSwitch, type Verdict } from '@kit/gate-approval';
-import type { GuardContext } from './context.ts';
+import { directoryProbeOf, type GuardContext } from './context.ts';
 import { isMainThread, switchName } from './escape.ts';
 import { isGitLooking, mayMoveDirectory } from './git-looking.ts';
 import { type Judging, judgeCommand } from './judge-command.ts';
@@ -41,10 +41,19 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
   // in the text can move the directory: then the payload cwd decides at once, and a git command
   // in an unmanaged repository never loads the parser. Steps 7 to 10 are judgeCommand's.
   const probe = gate === 'on' ? everywhereProbe(context) : managedProbe(context);
-  if (!mayMoveDirectory(command) && !probe.applies(cwd)) return none();
-  const judging: Judging = { policy, main, probe };
+  // The physical directory, as git sees it: a cwd reached through a symlink is where it leads.
+  const resolveDirectory = directoryProbeOf(context);
+  const resolved = resolveDirectory(cwd);
+  const physical = resolved.ok ? resolved.value : cwd;
+  // Through a symlink, bash's $PWD is the payload's name or the physical one, as the host set it.
+  const start = {
+    places: [{ logical: cwd, physical }, ...(physical === cwd ? [] : [{ logical: physical, physical }])],
+    unknown: null,
+  };
+  if (!mayMoveDirectory(command) && !probe.applies(physical)) return none();
+  const judging: Judging = { policy, main, probe, resolveDirectory, env: context.env };
   try {
-    return judgeCommand(command, cwd, judging);
+    return judgeCommand(command, start, judging);
   } catch (error) {
     // A bug of ours is "cannot judge" at the payload cwd, never a crash.
     const cause = error instanceof Error ? error.message : String(error);
@@ -54,7 +63,7 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
       escape: main ? 'command-start' : 'sub-agent',
       command,
     } as const;
-    return policy.unjudged(unjudged, probe.applies(cwd), 'threw');
+    return policy.unjudged(unjudged, probe.applies(physical), 'threw');
   }
 }
 

@@ -2,39 +2,58 @@ import {
   type CommandLine,
   type Nested,
   nestedRunBy,
+  type Segment,
   unwrapLaunchers,
   walkSegments,
   type Word,
 } from '@kit/shell-segments';
-import { applyDirectoryChanges, DirectoryTracker } from './effective-directory.ts';
+import { chdirWhere, type DirectoryWorld } from './effective-directory.ts';
 import { hasEscapeAssignment } from './escape.ts';
 import type { HeadWord } from './git-global-options.ts';
-import { judgeHead, type WriteKind } from './write-class.ts';
+import { type FlowLimits, ShellFlow } from './shell-flow.ts';
+import { joinWhere, type Place, type ShellState, startState, type Where } from './shell-state.ts';
+import { type HeadJudgement, judgeHead, type WriteKind } from './write-class.ts';
 
-/** Records a segment the gate cannot judge, and why. */
-type Unknown = (cause: 'nested' | 'expansion', why: string, at: string) => void;
+/** Why part of a line cannot be judged. */
+export type UnknownCause =
+  | 'nested' // a line a segment runs cannot be read (bash -c "$x", curl … | sh)
+  | 'command-name' // the command name is an expansion, or an alias the line defined
+  | 'expansion' // git or gh with an expansion where the verdict depends on it
+  | 'directory'; // a write whose directory the line does not show
 
-/** Something on the line the gate has to answer for. */
+/** Something on the line the gate has to answer for. `where` is the directory git (or gh) runs in. */
 export type Finding =
   | {
       kind: 'write';
       segment: string;
       write: WriteKind;
-      directory: string;
+      where: Where;
       retargeted: boolean;
       escaped: boolean;
     }
   | {
       kind: 'unknown';
-      cause: 'nested' | 'expansion';
+      cause: UnknownCause;
       segment: string;
       why: string;
-      directory: string;
+      where: Where;
       escaped: boolean;
     };
 
+/** What the walk found, and every directory the line may be in (the strict policy asks those). */
+export interface LineFindings {
+  findings: Finding[];
+  known: readonly Place[];
+}
+
 /** How many command lines deep the gate reads (`eval "eval \"eval …\""`); deeper, the line is not judged. */
 export const maxNesting = 8;
+
+/** What the walk needs of the world: the directory probe and env, and the work-tree top of a directory. */
+export interface WalkWorld extends DirectoryWorld {
+  topOf: (directory: string) => string | null;
+  limits: FlowLimits;
+}
 
 /** What the segments of one command line inherit from the segment that runs it. */
 interface LineFrame {
@@ -46,52 +65,42 @@ interface LineFrame {
 /** What the walk carries from one segment to the next, across nested lines too. */
 interface LineState {
   afterInit: boolean; // `git init` came earlier on the line
+  configured: boolean; // GIT_CONFIG_COUNT, GIT_CONFIG_PARAMETERS… assigned earlier on the line
   findings: Finding[];
 }
+
+// Environment variables through which a line can hand git config (an alias among it).
+const configVariables =
+  /^(GIT_CONFIG_COUNT|GIT_CONFIG_PARAMETERS|GIT_CONFIG|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG_KEY_\d+|GIT_CONFIG_VALUE_\d+)$/;
 
 /**
  * Every write and every "cannot judge" on a parsed command, at every depth: the segments of each
  * command line of the tree (subshells, groups, bodies, substitutions are segments of their line),
- * the lines given to `bash -c` / `eval` / `env -S` and every `find -exec` action included, in the
- * order the shared walk meets them.
+ * the lines given to `bash -c` / `eval` / `env -S`, every `find -exec` action and every script a
+ * shell reads from its input included, in the order the shared walk meets them — each in the
+ * directories the shell flow says it may run in. A segment no path reaches (after a `cd` that
+ * fails, then `&&`) is not judged. Throws FlowLimitReached past the flow's limits.
  */
-export function findWrites(
-  top: CommandLine,
-  cwd: string,
-  topOf: (directory: string) => string | null,
-): Finding[] {
-  const state: LineState = { afterInit: false, findings: [] };
+export function findWrites(top: CommandLine, cwd: Where, world: WalkWorld): LineFindings {
+  const flow = new ShellFlow(world, world.limits);
+  flow.runLine(top, startState(cwd));
+  const state: LineState = { afterInit: false, configured: false, findings: [] };
   const frames = new Map<CommandLine, LineFrame>([[top, { escaped: false, assignNames: [], subject: null }]]);
-  const directories = new DirectoryTracker(top, cwd);
   for (const { segment, line } of walkSegments(top)) {
-    const frame = frames.get(line) as LineFrame;
+    const frame = frames.get(line) ?? { escaped: false, assignNames: [], subject: null };
     const unwrapped = unwrapLaunchers(segment.argv);
-    const directory = directories.enter(segment, line, unwrapped.head);
     const escaped =
       frame.escaped || hasEscapeAssignment(segment.assigns) || hasEscapeAssignment(unwrapped.assigns);
     const subject = frame.subject ?? segment.text;
-    const unknown: Unknown = (cause, why, at) => {
-      state.findings.push({ kind: 'unknown', cause, segment: subject, why, directory: at, escaped });
-    };
-
-    // env -C DIR / sudo -D DIR run the command elsewhere, before any git -C applies.
-    const launchedIn = applyDirectoryChanges(
-      directory,
-      unwrapped.directories.map((word) => (word.dynamic ? null : word.value)),
-    );
     const assignNames = [
       ...frame.assignNames,
       ...segment.assigns.map((assign) => assign.name),
       ...unwrapped.assigns.map((assign) => assign.name),
     ];
-    // The lines this segment runs are walked right after it, from where it runs them.
+    if (assignsConfig(segment, unwrapped.head)) state.configured = true;
     for (const nested of nestedRunBy(line, segment)) {
-      if (!nested.ok) {
-        unknown('nested', whyUnread(nested), launchedIn);
-        continue;
-      }
+      if (!nested.ok) continue;
       const findAction = nested.line.runner?.kind === 'find-exec';
-      directories.startLine(nested.line, launchedIn);
       frames.set(nested.line, {
         escaped,
         // A find's assignments stand in front of each action's command, as they stood in front of
@@ -100,20 +109,20 @@ export function findWrites(
         subject: findAction ? subject : null,
       });
     }
-
-    judgeWords(
-      unwrapped.head,
-      headValues(unwrapped.head, unwrapped.launchers, line),
-      assignNames,
-      subject,
-      launchedIn,
-      escaped,
-      state,
-      unknown,
-      topOf,
-    );
+    const reached = flow.reach.get(segment);
+    if (reached === undefined) continue; // no path of the line runs it
+    let launchedIn = reached.pwd;
+    for (const directory of unwrapped.directories)
+      launchedIn = chdirWhere(launchedIn, directory.dynamic ? null : directory.value, world);
+    const unknown = (cause: UnknownCause, why: string, where: Where) => {
+      state.findings.push({ kind: 'unknown', cause, segment: subject, why, where, escaped });
+    };
+    for (const nested of nestedRunBy(line, segment))
+      if (!nested.ok) unknown('nested', whyUnread(nested), launchedIn);
+    const judging: Judged = { segment: subject, escaped, state, unknown };
+    judgeWords(segment, line, unwrapped, reached, launchedIn, assignNames, judging, world);
   }
-  return state.findings;
+  return { findings: state.findings, known: flow.known };
 }
 
 function whyUnread(nested: Nested & { ok: false }): string {
@@ -122,60 +131,161 @@ function whyUnread(nested: Nested & { ok: false }): string {
   return `the ${what} it runs cannot be read (${nested.reason}: ${nested.message})`;
 }
 
+/** True when the segment assigns or exports a variable that hands git config (GIT_CONFIG_COUNT=1, export GIT_CONFIG_PARAMETERS=…). */
+function assignsConfig(segment: Segment, head: readonly Word[]): boolean {
+  if (segment.assigns.some((assign) => configVariables.test(assign.name))) return true;
+  const command = head[0]?.value;
+  if (command !== 'export' && command !== 'declare' && command !== 'typeset' && command !== 'readonly')
+    return false;
+  return head
+    .slice(1)
+    .some((word) => configVariables.test(/^([A-Za-z_][A-Za-z0-9_]*)/.exec(word.text)?.[1] ?? ''));
+}
+
+interface Judged {
+  segment: string;
+  escaped: boolean;
+  state: LineState;
+  unknown: (cause: UnknownCause, why: string, where: Where) => void;
+}
+
 /**
  * The values judgeHead reads. Arguments supplied at run time are unknown: in a find action's line
- * `{}` is a found path (`.` first, for `find .`), and `xargs` appends its input lines.
+ * `{}` is a found path, xargs appends its input lines and puts them where its -I string stands.
  */
-function headValues(words: Word[], launchers: string[], line: CommandLine): HeadWord[] {
+function headValues(
+  words: readonly Word[],
+  unwrapped: ReturnType<typeof unwrapLaunchers>,
+  segment: Segment,
+  line: CommandLine,
+): HeadWord[] {
   const found = line.runner?.kind === 'find-exec';
-  const values: HeadWord[] = words.map((word) => (found && word.value === '{}' ? null : word.value));
-  if (launchers.includes('xargs') && values.length > 0) values.push(null);
+  const replaced: string | null = null;
+  const values: HeadWord[] = words.map((word) => {
+    if (found && word.value === '{}') return null;
+    if (replaced !== null && word.value?.includes(replaced)) return null;
+    return word.value;
+  });
+  if (unwrapped.launchers.includes('xargs') && values.length > 0 && replaced === null) values.push(null);
   return values;
 }
 
+/** xargs -I STR / -ISTR / -i[STR] / --replace[=STR]: the string its input replaces; null when none. */
+function xargsReplaceString(segment: Segment, head: readonly Word[]): string | null {
+  const start = segment.argv.findIndex((word) => word.value?.split('/').pop() === 'xargs');
+  const stop = head[0] === undefined ? segment.argv.length : segment.argv.indexOf(head[0]);
+  const options = segment.argv.slice(start + 1, stop === -1 ? segment.argv.length : stop);
+  let replace: string | null = null;
+  options.forEach((word, at) => {
+    const value = word.value ?? '';
+    if (value === '-I') replace = options[at + 1]?.value ?? '{}';
+    else if (value.startsWith('-I')) replace = value.slice(2);
+    else if (value === '-i' || value === '--replace') replace = '{}';
+    else if (value.startsWith('-i')) replace = value.slice(2);
+    else if (value.startsWith('--replace=')) replace = value.slice('--replace='.length);
+  });
+  return replace;
+}
+
 function judgeWords(
-  words: Word[],
-  values: HeadWord[],
+  segment: Segment,
+  line: CommandLine,
+  unwrapped: ReturnType<typeof unwrapLaunchers>,
+  reached: ShellState,
+  launchedIn: Where,
   assignNames: string[],
-  subject: string,
-  directory: string,
-  escaped: boolean,
-  state: LineState,
-  unknown: Unknown,
-  topOf: (directory: string) => string | null,
+  judging: Judged,
+  world: WalkWorld,
 ): void {
+  const words = unwrapped.head;
   const first = words[0];
-  if (first !== undefined && first.value === null && /git|gh/i.test(first.text)) {
-    unknown('expansion', 'the command name is an expansion that may be git or gh', directory);
+  if (first === undefined) return;
+  const { state, unknown } = judging;
+  if (first.value === null && /git|gh/i.test(first.text)) {
+    unknown('command-name', 'the command name is an expansion that may be git or gh', launchedIn);
     return;
   }
-  const judged = judgeHead(values, assignNames, {
-    pathspecBase: (directories) => {
-      const gitDirectory = applyDirectoryChanges(directory, directories);
-      return { directory: gitDirectory, top: topOf(gitDirectory) };
-    },
-  });
-  switch (judged.kind) {
-    case 'pass':
-      return;
-    case 'git-init':
-      state.afterInit = true;
-      return;
-    case 'write':
-      // After `git init` the later git segments work in a fresh repository; gh acts on a remote.
-      if (state.afterInit && judged.write !== 'pr-merge') return;
-      state.findings.push({
-        kind: 'write',
-        segment: subject,
-        write: judged.write,
-        directory: applyDirectoryChanges(directory, judged.directories),
-        retargeted: judged.retargeted,
-        escaped,
-      });
-      return;
-    case 'unknown':
-      if (!state.afterInit)
-        unknown('expansion', judged.why, applyDirectoryChanges(directory, judged.directories));
-      return;
+  const values = headValues(words, unwrapped, segment, line);
+  const names = assignNames;
+  const judged = judgeEverywhere(values, names, launchedIn, world);
+  if (judged.init) state.afterInit = true;
+  // After `git init` the later git segments work in a fresh repository; gh acts on a remote.
+  if (judged.write !== null && (!state.afterInit || judged.write.write === 'pr-merge')) {
+    state.findings.push({
+      kind: 'write',
+      segment: judging.segment,
+      write: judged.write.write,
+      where: judged.write.where,
+      retargeted: judged.write.retargeted,
+      escaped: judging.escaped,
+    });
   }
+  if (judged.unknown !== null && !state.afterInit)
+    unknown('expansion', judged.unknown.why, judged.unknown.where);
+}
+
+/**
+ * True when the program a command name runs is not known from its text: an expansion (`$g`,
+ * `"$@"`, `$(…)`), a glob that may match a file named git (`g?t`), a brace expansion. A leading
+ * `~` only moves the folder: the program is still its last name (`~/bin/deploy`).
+ */
+function isUnknownProgram(word: Word): boolean {
+  if (word.value === null) return true;
+  if (!word.dynamic) return false;
+  return /[*?]|\[.*\]|\{.*[,.].*\}/.test(word.value);
+}
+
+/** A head judged from every place it may run in: where it writes, and where it cannot be judged. */
+interface Everywhere {
+  write: { write: WriteKind; where: Where; retargeted: boolean } | null;
+  unknown: { why: string; where: Where } | null;
+  init: boolean;
+}
+
+/**
+ * judgeHead from each place the command may start in (its pathspecs resolve there, and its `-C`
+ * options move from there), and once by spelling alone for the places the line does not show.
+ */
+function judgeEverywhere(
+  values: HeadWord[],
+  assignNames: string[],
+  from: Where,
+  world: WalkWorld,
+): Everywhere {
+  const result: Everywhere = { write: null, unknown: null, init: false };
+  const starts: (Place | null)[] = [...from.places, ...(from.unknown === null ? [] : [null])];
+  for (const start of starts) {
+    let gitWhere: Where =
+      start === null ? { places: [], unknown: from.unknown } : { places: [start], unknown: null };
+    let moved = false;
+    const move = (directories: readonly HeadWord[]) => {
+      if (moved) return;
+      moved = true;
+      for (const directory of directories) gitWhere = chdirWhere(gitWhere, directory, world);
+    };
+    const judged: HeadJudgement = judgeHead(values, assignNames, {
+      pathspecBase: (directories) => {
+        move(directories);
+        const [only] = gitWhere.places;
+        return only !== undefined && gitWhere.places.length === 1 && gitWhere.unknown === null
+          ? { directory: only.physical, top: world.topOf(only.physical) }
+          : null;
+      },
+    });
+    if (judged.kind === 'write' || judged.kind === 'unknown') move(judged.directories);
+    if (judged.kind === 'git-init') result.init = true;
+    if (judged.kind === 'write') {
+      const where = result.write === null ? gitWhere : joinWhere(result.write.where, gitWhere);
+      result.write = {
+        write: judged.write,
+        where,
+        retargeted: judged.retargeted || (result.write?.retargeted ?? false),
+      };
+    }
+    if (judged.kind === 'unknown') {
+      const where = result.unknown === null ? gitWhere : joinWhere(result.unknown.where, gitWhere);
+      result.unknown = { why: judged.why, where };
+    }
+  }
+  return result;
 }

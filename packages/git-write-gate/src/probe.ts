@@ -32,6 +32,7 @@ export function probeRepository(dir: string, context: GuardContext): ManagedRepo
  */
 export interface RepositoryProbe {
   applies: (directory: string) => boolean;
+  appliesEverywhere: boolean; // GIT_GATE=on: also where the line does not show the directory
   repository: (directory: string) => ManagedRepository | null;
   profileOf: (repository: ManagedRepository | null) => RepoProfile;
   /** The declared replacement for a kind of write, only when the file it starts with exists. */
@@ -47,6 +48,7 @@ export function managedProbe(context: GuardContext): RepositoryProbe {
   const memo = new ProbeMemo(context);
   return {
     applies: (directory) => memo.repository(directory) !== null,
+    appliesEverywhere: false,
     repository: (directory) => memo.repository(directory),
     profileOf: (repository) => memo.profileOf(repository),
     replacementFor: (repository, profile, write) => memo.replacementFor(repository, profile, write),
@@ -55,7 +57,7 @@ export function managedProbe(context: GuardContext): RepositoryProbe {
 
 /** GIT_GATE=on: the probe is skipped and the gate applies everywhere; profiles are still read where found. */
 export function everywhereProbe(context: GuardContext): RepositoryProbe {
-  return { ...managedProbe(context), applies: () => true };
+  return { ...managedProbe(context), applies: () => true, appliesEverywhere: true };
 }
 
 class ProbeMemo {

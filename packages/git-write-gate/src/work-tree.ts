@@ -8,16 +8,15 @@ export interface WorkTreeTop {
   linked: boolean; // true when `.git` is a file: a linked worktree or a submodule
 }
 
-const maxLevels = 256;
-
 /**
  * Walks up from `dir` to the first folder holding `.git` (a folder, or a file with a `gitdir:`
- * line) and returns that work-tree top, or null. No subprocess; at most 256 levels; a `.git` file
- * that cannot be read or has no `gitdir:` line ends the walk with null, as git itself gives up there.
+ * line) and returns that work-tree top, or null. No subprocess and no depth limit: the walk ends
+ * at the root. A `.git` file that cannot be read or has no `gitdir:` line ends the walk with null,
+ * as git itself gives up there.
  */
 export function findWorkTreeTop(dir: string): WorkTreeTop | null {
   let current = resolve(dir);
-  for (let level = 0; level < maxLevels; level += 1) {
+  for (;;) {
     const marker = resolve(current, '.git');
     const kind = entryKind(marker);
     if (kind === 'dir') return { top: current, gitDir: marker, linked: false };
@@ -29,7 +28,6 @@ export function findWorkTreeTop(dir: string): WorkTreeTop | null {
     if (parent === current) return null;
     current = parent;
   }
-  return null;
 }
 
 function entryKind(path: string): 'dir' | 'file' | null {

@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { parse, shellQuote, unwrapLaunchers, walkSegments } from '@kit/shell-segments';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { directoryProbeOf } from '../src/context.ts';
 import { isGitLooking } from '../src/git-looking.ts';
 import { judgeHead } from '../src/write-class.ts';
 import { judgeCommand } from '../src/judge-command.ts';
 import { maxNesting } from '../src/judge-line.ts';
-import { managedProbe } from '../src/probe.ts';
+import { everywhereProbe, managedProbe } from '../src/probe.ts';
 import { policyFor } from '../src/strict-policy.ts';
 import { cases } from './cases.ts';
 import { fakeContext } from './fake-context.ts';
@@ -49,11 +50,17 @@ function searchGit(command: string): string | null {
   }
   for (const env of modes) {
     const context = fakeContext(env);
-    const verdict = judgeCommand(command, managed, {
-      policy: policyFor(env),
-      main: true,
-      probe: managedProbe(context),
-    });
+    const verdict = judgeCommand(
+      command,
+      { places: [{ logical: managed, physical: managed }], unknown: null },
+      {
+        policy: policyFor(env),
+        main: true,
+        probe: env.GIT_GATE === 'on' ? everywhereProbe(context) : managedProbe(context),
+        resolveDirectory: directoryProbeOf(context),
+        env,
+      },
+    );
     if (verdict.kind === 'deny') return `deny with ${JSON.stringify(env)}`;
   }
   return null;

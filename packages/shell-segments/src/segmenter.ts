@@ -76,6 +76,7 @@ export class Segmenter {
   private readonly owners = new Map<Context, Draft>();
   private frameCount = 0;
   private pipelineCount = 0;
+  private clauseCount = 0;
 
   constructor(private readonly source: string) {}
 
@@ -121,11 +122,24 @@ export class Segmenter {
     return context;
   }
 
-  private listFrame(kind: ContextKind, stmts: sh.Stmt[], fallback: sh.Node, placement: Placement): Context {
+  private listFrame(
+    kind: ContextKind,
+    stmts: sh.Stmt[],
+    fallback: sh.Node,
+    placement: Placement,
+    clause: number,
+  ): Context {
     const first = stmts[0];
     const last = stmts[stmts.length - 1];
     const [start, end] = first && last ? [first.pos, last.end] : this.spanOf(fallback);
-    return this.frame(kind, start, end, { ...placement });
+    const frame = this.frame(kind, start, end, { ...placement });
+    frame.clause = clause;
+    return frame;
+  }
+
+  private nextClause(): number {
+    this.clauseCount += 1;
+    return this.clauseCount - 1;
   }
 
   // ---- statements and lists ----
@@ -233,36 +247,44 @@ export class Segmenter {
         return;
       }
       case 'IfClause':
-        this.ifClause(cmd as sh.IfClause, chain, placement);
+        this.ifClause(cmd as sh.IfClause, chain, placement, this.nextClause());
         return;
       case 'WhileClause': {
         const loop = cmd as sh.WhileClause;
         const [cond, body]: ContextKind[] = loop.Until
           ? ['until-condition', 'until-body']
           : ['while-condition', 'while-body'];
-        this.list(loop.Cond, [...chain, this.listFrame(cond as ContextKind, loop.Cond, cmd, placement)]);
-        this.list(loop.Do, [...chain, this.listFrame(body as ContextKind, loop.Do, cmd, placement)]);
+        const clause = this.nextClause();
+        this.list(loop.Cond, [
+          ...chain,
+          this.listFrame(cond as ContextKind, loop.Cond, cmd, placement, clause),
+        ]);
+        this.list(loop.Do, [...chain, this.listFrame(body as ContextKind, loop.Do, cmd, placement, clause)]);
         return;
       }
       case 'ForClause': {
         const loop = cmd as sh.ForClause;
         this.loopHeader(loop.Loop, scope);
-        this.list(loop.Do, [...chain, this.listFrame('for-body', loop.Do, cmd, placement)]);
+        const clause = this.nextClause();
+        this.list(loop.Do, [...chain, this.listFrame('for-body', loop.Do, cmd, placement, clause)]);
         return;
       }
       case 'CaseClause': {
         const clause = cmd as sh.CaseClause;
         this.word(clause.Word, scope);
+        const id = this.nextClause();
         for (const item of clause.Items) {
           for (const pattern of item.Patterns) this.word(pattern, scope);
-          this.list(item.Stmts, [...chain, this.listFrame('case-body', item.Stmts, item, placement)]);
+          this.list(item.Stmts, [...chain, this.listFrame('case-body', item.Stmts, item, placement, id)]);
         }
         return;
       }
       case 'FuncDecl': {
-        const body = (cmd as sh.FuncDecl).Body;
+        const decl = cmd as sh.FuncDecl;
+        const body = decl.Body;
         const [start, end] = this.spanOf(body);
         const frame = this.frame('function-body', start, end, { ...placement });
+        if (decl.Name !== null) frame.name = decl.Name.Value;
         // f() { ..; } is the usual body: its braces are the function's, not a group of their own.
         if (body.Cmd !== null && body.Cmd.kind === 'Block') {
           this.list((body.Cmd as sh.StmtList).Stmts, [...chain, frame]);
@@ -287,17 +309,17 @@ export class Segmenter {
     }
   }
 
-  private ifClause(clause: sh.IfClause, chain: Context[], placement: Placement): void {
-    this.list(clause.Cond, [...chain, this.listFrame('if-condition', clause.Cond, clause, placement)]);
-    this.list(clause.Then, [...chain, this.listFrame('if-body', clause.Then, clause, placement)]);
+  private ifClause(clause: sh.IfClause, chain: Context[], placement: Placement, id: number): void {
+    this.list(clause.Cond, [...chain, this.listFrame('if-condition', clause.Cond, clause, placement, id)]);
+    this.list(clause.Then, [...chain, this.listFrame('if-body', clause.Then, clause, placement, id)]);
     const alternative = clause.Else;
     if (alternative === null) return;
     if (alternative.Cond.length > 0) {
-      this.ifClause(alternative, chain, placement);
+      this.ifClause(alternative, chain, placement, id);
     } else {
       this.list(alternative.Then, [
         ...chain,
-        this.listFrame('else-body', alternative.Then, alternative, placement),
+        this.listFrame('else-body', alternative.Then, alternative, placement, id),
       ]);
     }
   }

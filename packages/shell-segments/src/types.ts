@@ -69,6 +69,8 @@ export interface Context {
   direction?: '<' | '>'; // process substitution
   owner?: number; // substitutions: index, in the same line's segments, of the segment whose words/redirects hold it
   inHeredoc?: boolean; // substitution found inside an unquoted heredoc body
+  clause?: number; // the parts of one if (elif, else), while/until (condition, body), for, case share it
+  name?: string; // function-body: the function's name (deploy in deploy() { … })
 }
 
 /** One simple command with the structure around it. */

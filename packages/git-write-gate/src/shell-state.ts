@@ -1,0 +1,148 @@
+import type { CommandLine, Context } from '@kit/shell-segments';
+
+/** One place a shell can be in: bash's logical `$PWD`, and the physical directory git (and every program) sees. */
+export interface Place {
+  logical: string;
+  physical: string;
+}
+
+/** Where a shell may be: one of `places`, or, when `unknown` says why, somewhere the line does not show. */
+export interface Where {
+  places: readonly Place[];
+  unknown: string | null;
+}
+
+/** A function defined on the line: the body a call runs, in the line that holds it. */
+export interface FunctionBody {
+  line: CommandLine;
+  frame: Context; // its function-body frame
+}
+
+/**
+ * What the gate knows of one shell at one point of the line: where it is, what `cd -`, `pushd`
+ * and `popd` would go back to, the variables `cd` reads (when the line sets them), and the
+ * functions and aliases the line has defined so far.
+ */
+export interface ShellState {
+  pwd: Where;
+  oldpwd: Where;
+  stack: readonly Where[] | null; // pushd's stack, top first; null when it is not known
+  vars: ReadonlyMap<string, string | null | undefined>; // set on the line: a value, null (an expansion), undefined (unset)
+  functions: ReadonlyMap<string, readonly FunctionBody[]>;
+  aliases: ReadonlySet<string>;
+}
+
+/** How many places a Where keeps before it says "somewhere"; the cap keeps a line's work bounded. */
+export const maxPlaces = 16;
+
+/** A Where that is exactly one place. */
+export function whereAt(place: Place): Where {
+  return { places: [place], unknown: null };
+}
+
+/** A Where the line does not show, and why. */
+export function somewhere(why: string): Where {
+  return { places: [], unknown: why };
+}
+
+/** Either of two Wheres. */
+export function joinWhere(a: Where, b: Where): Where {
+  const places = [...a.places];
+  for (const place of b.places) if (!places.some((known) => samePlace(known, place))) places.push(place);
+  const unknown = a.unknown ?? b.unknown;
+  if (places.length > maxPlaces)
+    return { places: places.slice(0, maxPlaces), unknown: unknown ?? `more than ${maxPlaces} directories` };
+  return { places, unknown };
+}
+
+/** The same Where, place for place. */
+export function sameWhere(a: Where, b: Where): boolean {
+  return (
+    a.unknown === b.unknown &&
+    a.places.length === b.places.length &&
+    a.places.every((place) => b.places.some((other) => samePlace(place, other)))
+  );
+}
+
+function samePlace(a: Place, b: Place): boolean {
+  return a.logical === b.logical && a.physical === b.physical;
+}
+
+/** A Where widened to "maybe somewhere else too": what a loop that keeps moving leaves. */
+export function widen(where: Where, why: string): Where {
+  return { places: where.places, unknown: where.unknown ?? why };
+}
+
+/** The state of a shell that starts in `pwd` with nothing of the line known yet. */
+export function startState(pwd: Where): ShellState {
+  return {
+    pwd,
+    oldpwd: somewhere('OLDPWD is not set on the line'),
+    stack: [],
+    vars: new Map(),
+    functions: new Map(),
+    aliases: new Set(),
+  };
+}
+
+/**
+ * A new shell process started from `state` in `pwd` (bash -c, a find action, a shell fed by a
+ * heredoc): it inherits the directory, not the stack, the functions or the aliases; a variable
+ * the line set may or may not be exported, so it is not known there.
+ */
+export function childState(state: ShellState, pwd: Where): ShellState {
+  const vars = new Map<string, string | null | undefined>();
+  for (const name of state.vars.keys()) vars.set(name, null);
+  return {
+    pwd,
+    oldpwd: somewhere('OLDPWD of a new shell is not known'),
+    stack: [],
+    vars,
+    functions: new Map(),
+    aliases: new Set(),
+  };
+}
+
+/** The state on either of two paths; null (a path that cannot be taken) is the identity. */
+export function joinStates(a: ShellState | null, b: ShellState | null): ShellState | null {
+  if (a === null) return b;
+  if (b === null || a === b) return a;
+  const vars = new Map(a.vars);
+  for (const [name, value] of b.vars) {
+    if (!vars.has(name)) vars.set(name, null);
+    else if (vars.get(name) !== value) vars.set(name, null);
+  }
+  for (const name of a.vars.keys()) if (!b.vars.has(name)) vars.set(name, null);
+  const functions = new Map(a.functions);
+  for (const [name, bodies] of b.functions) {
+    const known = functions.get(name) ?? [];
+    functions.set(name, [...known, ...bodies.filter((body) => !known.includes(body))]);
+  }
+  return {
+    pwd: joinWhere(a.pwd, b.pwd),
+    oldpwd: joinWhere(a.oldpwd, b.oldpwd),
+    stack:
+      a.stack !== null && b.stack !== null && a.stack.length === b.stack.length
+        ? a.stack.map((where, at) => joinWhere(where, b.stack?.[at] as Where))
+        : null,
+    vars,
+    functions,
+    aliases: new Set([...a.aliases, ...b.aliases]),
+  };
+}
+
+/** The same state, as far as a loop's fixed point goes. */
+export function sameState(a: ShellState | null, b: ShellState | null): boolean {
+  if (a === null || b === null) return a === b;
+  if (!sameWhere(a.pwd, b.pwd) || !sameWhere(a.oldpwd, b.oldpwd)) return false;
+  if ((a.stack === null) !== (b.stack === null)) return false;
+  if (a.stack !== null && b.stack !== null) {
+    if (a.stack.length !== b.stack.length) return false;
+    if (!a.stack.every((where, at) => sameWhere(where, b.stack?.[at] as Where))) return false;
+  }
+  if (a.vars.size !== b.vars.size || [...a.vars].some(([name, value]) => b.vars.get(name) !== value))
+    return false;
+  const bodies = (state: ShellState) =>
+    [...state.functions.values()].reduce((sum, list) => sum + list.length, 0);
+  return bodies(a) === bodies(b) && a.aliases.size === b.aliases.size;
+}
