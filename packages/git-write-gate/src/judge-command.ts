@@ -34,14 +34,21 @@ export function judgeCommand(command: string, cwd: Where, judging: Judging): Ver
       cause,
     );
   // 7. Parse. Over 64 KiB, a parse error, or past a structural limit: cannot judge, at the payload cwd.
-  const outcome = parse(command, { maxNesting: limits.maxNesting, maxLength: limits.maxLength });
+  const outcome = parse(command, {
+    maxNesting: limits.maxNesting,
+    maxLength: limits.maxLength,
+    maxTotalLength: limits.maxTotalLength,
+    maxLines: limits.maxLines,
+  });
   if (!outcome.ok) {
     const why =
       outcome.reason === 'too-long'
-        ? 'the command is over 64 KiB'
+        ? `the command is over ${limits.maxLength} characters`
         : `the command cannot be parsed (${outcome.message})`;
     return whole(why, outcome.reason);
   }
+  const over = overStructureLimit(outcome.value);
+  if (over !== null) return whole(`the command has ${over}, more than the gate reads`, 'too-large');
   // 8. Every segment at every depth, in every directory it may run in.
   let found: LineFindings;
   try {

@@ -127,6 +127,8 @@ export function findWrites(top: CommandLine, cwd: Where, world: WalkWorld): Line
 
 function whyUnread(nested: Nested & { ok: false }): string {
   if (nested.reason === 'too-deep') return `commands nested deeper than ${maxNesting} levels`;
+  if (nested.reason === 'too-many' || nested.reason === 'too-long')
+    return `${nested.message}, more than the gate reads`;
   const what = nested.runner.kind === 'shell-input' || nested.runner.kind === 'sourced' ? 'script' : 'string';
   return `the ${what} it runs cannot be read (${nested.reason}: ${nested.message})`;
 }
@@ -160,10 +162,12 @@ function headValues(
   line: CommandLine,
 ): HeadWord[] {
   const found = line.runner?.kind === 'find-exec';
-  const replaced: string | null = null;
+  const replaced = unwrapped.launchers.includes('xargs') ? xargsReplaceString(segment, words) : null;
   const values: HeadWord[] = words.map((word) => {
     if (found && word.value === '{}') return null;
     if (replaced !== null && word.value?.includes(replaced)) return null;
+    // Only a glob may stand in an operand as its value; brace and tilde expansions are unknown.
+    if (word.dynamic && (word.value === null || /[{}~]/.test(word.text))) return null;
     return word.value;
   });
   if (unwrapped.launchers.includes('xargs') && values.length > 0 && replaced === null) values.push(null);
@@ -201,12 +205,21 @@ function judgeWords(
   const first = words[0];
   if (first === undefined) return;
   const { state, unknown } = judging;
-  if (first.value === null && /git|gh/i.test(first.text)) {
-    unknown('command-name', 'the command name is an expansion that may be git or gh', launchedIn);
+  if (isUnknownProgram(first)) {
+    unknown(
+      'command-name',
+      `the command name ${first.text} is an expansion, which may be git or gh`,
+      launchedIn,
+    );
+    return;
+  }
+  if (unwrapped.launchers.length === 0 && first.value !== null && reached.aliases.has(first.value)) {
+    unknown('command-name', `${first.value} is an alias defined on the line, which may run git`, launchedIn);
     return;
   }
   const values = headValues(words, unwrapped, segment, line);
-  const names = assignNames;
+  // Config assigned or exported earlier on the line reaches this git too.
+  const names = state.configured ? [...assignNames, 'GIT_CONFIG_COUNT'] : assignNames;
   const judged = judgeEverywhere(values, names, launchedIn, world);
   if (judged.init) state.afterInit = true;
   // After `git init` the later git segments work in a fresh repository; gh acts on a remote.

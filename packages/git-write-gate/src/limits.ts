@@ -6,10 +6,12 @@ import { type CommandLine, listLines } from '@kit/shell-segments';
  * command cannot be judged, and the reason names the limit.
  */
 export const limits = {
-  maxLength: 65536, // characters of the command, and of each nested line
+  maxLength: 16384, // characters of the command, and of each nested line
+  maxTotalLength: 32768, // characters parsed over the whole tree: the command and every nested line
   maxNesting: 8, // command lines below the top (`eval "eval …"`, `bash -c '…'`)
-  maxSegments: 2000, // simple commands, over every line of the tree
-  maxWords: 20000, // words of those commands
+  maxLines: 64, // command lines in the tree: each nested one is a parse of its own
+  maxSegments: 600, // simple commands, over every line of the tree
+  maxWords: 6000, // words of those commands
   maxFrames: 64, // frames around one segment (`( ( ( … ) ) )`, `$( $( … ) )`)
   maxVisits: 20000, // segment visits of the shell flow (loops and function calls revisit)
   maxCalls: 8, // function calls deep

@@ -1,4 +1,5 @@
 import { type HeadWord, parseGitGlobals } from './git-global-options.ts';
+import { builtinCommands } from './git-long-options.ts';
 import { type GlobReading, isWholeTreePathspec, type PathspecBase } from './pathspec.ts';
 import {
   type ArgToken,
@@ -53,12 +54,13 @@ export function judgeHead(
   const program = words[0];
   if (program === undefined || program === null) return pass;
   const name = baseName(program);
-  if (name === 'git') return judgeGit(words.slice(1), place);
+  if (name === 'git') return judgeGit(words.slice(1), assignNames, place);
   if (name.startsWith('git-')) {
     const base = place.pathspecBase([]);
     return judgeSubcommand(name.slice(4), words.slice(1), {
       directories: [],
       configs: [],
+      configured: assignNames.some((assign) => configVariables.test(assign)),
       base,
       globs: 'glob',
     });
@@ -72,28 +74,44 @@ function baseName(program: string): string {
   return last.toLowerCase().endsWith('.exe') ? last.slice(0, -4) : last;
 }
 
-function judgeGit(words: HeadWord[], place: HeadPlace): HeadJudgement {
+// Variables through which the environment hands git config: any of them may define an alias.
+const configVariables =
+  /^(GIT_CONFIG_COUNT|GIT_CONFIG_PARAMETERS|GIT_CONFIG|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG_KEY_\d+|GIT_CONFIG_VALUE_\d+)$/;
+
+function judgeGit(words: HeadWord[], assignNames: readonly string[], place: HeadPlace): HeadJudgement {
   const globals = parseGitGlobals(words);
   if (globals.kind === 'no-subcommand') return pass;
   if (globals.kind === 'dynamic-option')
     return { kind: 'unknown', why: 'an expansion stands where git reads its options', directories: [] };
   const { subcommand, args, directories, configs, globs } = globals;
   if (subcommand === null) return { kind: 'unknown', why: 'the git subcommand is an expansion', directories };
-  if (configs.some((config) => config === null || isAliasFor(config, subcommand))) {
-    return { kind: 'unknown', why: 'a `-c` option may redefine the subcommand', directories };
-  }
-  return judgeSubcommand(subcommand, args, {
+  const configured = assignNames.some((name) => configVariables.test(name));
+  const judged = judgeSubcommand(subcommand, args, {
     directories,
     configs,
+    configured,
     base: place.pathspecBase(directories),
     globs,
   });
+  // An alias never hides a git command (`-c alias.commit=status commit` still commits), but config
+  // handed on the line can turn another word into one (`-c alias.x=commit x`, GIT_CONFIG_COUNT=…).
+  if (judged.kind !== 'pass' || builtinCommands.has(subcommand)) return judged;
+  if (configs.some((config) => config === null || definesAlias(config, subcommand)))
+    return { kind: 'unknown', why: `a \`-c\` option may make \`${subcommand}\` an alias`, directories };
+  if (configured)
+    return {
+      kind: 'unknown',
+      why: `config handed in the environment may make \`${subcommand}\` an alias`,
+      directories,
+    };
+  return judged;
 }
 
-function isAliasFor(config: string, subcommand: string): boolean {
+/** True when a `-c` key=value may define `alias.<subcommand>`, or pull in config files that do. */
+function definesAlias(config: string, subcommand: string): boolean {
+  const key = (config.split('=', 1)[0] ?? '').toLowerCase();
   return (
-    config.toLowerCase().startsWith(`alias.${subcommand.toLowerCase()}=`) ||
-    config.toLowerCase() === `alias.${subcommand.toLowerCase()}`
+    key === `alias.${subcommand.toLowerCase()}` || key === 'include.path' || key.startsWith('includeif.')
   );
 }
 
@@ -101,6 +119,7 @@ function isAliasFor(config: string, subcommand: string): boolean {
 interface SubcommandSetting {
   directories: HeadWord[];
   configs: HeadWord[];
+  configured: boolean; // config handed in the environment (GIT_CONFIG_COUNT=…)
   base: PathspecBase | null;
   globs: GlobReading;
 }
@@ -145,11 +164,15 @@ const subcommands: Record<string, Subcommand> = {
   },
   clean: {
     options: optionSpecOf('clean', 'e'),
-    rule: (tokens, { configs }) => {
+    rule: (tokens, { configs, configured }) => {
       if (lastFlag(tokens, ['-n', '--dry-run']) || lastFlag(tokens, ['-i', '--interactive'])) return null;
       const forced = lastFlag(tokens, ['-f', '--force']) || configs.some(isRequireForceOff);
       if (forced) return { write: 'clean-force' };
-      return hasDynamic(tokens) ? { unknown: 'an expansion could be `-f`' } : null;
+      if (hasDynamic(tokens)) return { unknown: 'an expansion could be `-f`' };
+      // `-c clean.requireForce=false` deletes without -f; config only known at run time may say so.
+      return configured || configs.some((config) => config === null)
+        ? { unknown: 'config handed on the line may turn clean.requireForce off' }
+        : null;
     },
   },
   checkout: {

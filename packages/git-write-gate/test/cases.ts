@@ -503,6 +503,43 @@ export const cases: Case[] = [
       'cat <<EOF\n$(git push)\nEOF',
     ],
   },
+  // strict mode's expansions and config injections: no opinion by default, never a deny
+  {
+    name: 'an expansion or injected config that may make a word git or a write: no opinion by default',
+    want: 'silent',
+    commands: [
+      'g=git; $g push',
+      'set -- git push; "$@"',
+      'a=(git push); "${a[@]}"',
+      'run() { "$@"; }; run git push',
+      '$(echo git) push',
+      'alias g=git; g push',
+      'xargs -I{} git {} origin < subcommands.txt',
+      'git -c alias.x=commit x',
+      'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0=commit git x',
+      'git -c "$cfg" clean -d',
+    ],
+  },
+  {
+    name: 'an alias or injected config cannot hide a git command',
+    want: 'deny',
+    commands: [
+      'git -c alias.commit=status commit -m x',
+      'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.push GIT_CONFIG_VALUE_0=status git push',
+      'git -c "$cfg" push',
+      'xargs -I{} git push origin {} < branches.txt',
+    ],
+  },
+  {
+    name: 'a known program behind a tilde or a plain glob-free name is judged as itself',
+    want: 'silent',
+    commands: [
+      '~/bin/deploy --dry-run && git status',
+      '[ -d .git ] && git status',
+      'GIT_CONFIG_COUNT=0 git status',
+    ],
+  },
+
   // shells fed by input
   {
     name: 'a write in a script a shell reads from its input',

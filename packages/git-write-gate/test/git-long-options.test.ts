@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { tempRepo } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
-import { longOptions, longOptionsGitVersion } from '../src/git-long-options.ts';
+import { builtinCommands, longOptions, longOptionsGitVersion } from '../src/git-long-options.ts';
 
 const localVersion = (() => {
   try {
@@ -32,6 +32,15 @@ describe('the long-option table is what its git lists', () => {
         .filter((form) => form.startsWith('--') && form !== '--')
         .map((form) => form.slice(2));
       expect([...new Set(listed)].sort()).toEqual([...(longOptions[sub] ?? [])]);
+    });
+    test('git --list-cmds=builtins', () => {
+      const listed = execFileSync('git', ['--list-cmds=builtins'], { cwd: repo, encoding: 'utf8' });
+      expect(
+        listed
+          .split('\n')
+          .filter((name) => name !== '')
+          .sort(),
+      ).toEqual([...builtinCommands]);
     });
   });
 });

@@ -6,6 +6,20 @@ import { bashCall, fakeContext } from './fake-context.ts';
 
 const strict = { TAGOUT_HOOKS_STRICT: '1' };
 const overLong = `git status ${'x'.repeat(70 * 1024)}`;
+// One command past each of the limits the gate reads a command under (src/limits.ts).
+const pastLimits: [string, string][] = [
+  ['over 16384 characters', `git status ${'x'.repeat(16_400)}`],
+  ['more than 600 simple commands', 'git status; '.repeat(601)],
+  ['more than 6000 words', `git status ${'a '.repeat(6_001)}`],
+  ['commands nested more than 64 frames deep', `${'( '.repeat(65)}git push${' )'.repeat(65)}`],
+  ['more than 64 command lines', "bash -c 'git status'; ".repeat(70)],
+  ['over 32768 characters in all', `eval "eval '${'git status x; '.repeat(1000)}'"`],
+  ['deeper than 8 levels', `${'eval '.repeat(9)}git push`],
+  [
+    'functions that call each other more than 8 deep',
+    `${Array.from({ length: 10 }, (_, i) => `f${i}() { cd sub; f${i + 1}; }`).join('; ')}; f0; git push`,
+  ],
+];
 
 /** A path strict mode refuses, and its twin that passes (unmanaged, or not git-looking). */
 interface StrictPath {
@@ -115,6 +129,78 @@ const strictPaths: StrictPath[] = [
     twin: { input: bashCall('sh <<EOF\ngit push $remote\nEOF', '/outside/work') },
   },
   {
+    name: 'a command name that is a variable holding git',
+    refused: { input: bashCall('g=git; $g push') },
+    twin: { input: bashCall('g=git; $g push', '/repos/plain') },
+  },
+  {
+    name: 'the positional parameters as the command',
+    refused: { input: bashCall('set -- git push; "$@"') },
+    twin: { input: bashCall('set -- git push; "$@"', '/repos/plain') },
+  },
+  {
+    name: 'an array as the command',
+    refused: { input: bashCall('a=(git push); "${a[@]}"') },
+    twin: { input: bashCall('a=(git push); "${a[@]}"', '/repos/plain') },
+  },
+  {
+    name: 'a function that runs its arguments',
+    refused: { input: bashCall('run() { "$@"; }; run git push') },
+    twin: { input: bashCall('run() { "$@"; }; run git push', '/repos/plain') },
+  },
+  {
+    name: 'a command substitution as the command name',
+    refused: { input: bashCall('$(echo git) push') },
+    twin: { input: bashCall('$(echo git) push', '/repos/plain') },
+  },
+  {
+    name: 'a brace expansion as the command name',
+    refused: { input: bashCall('{git,push} origin') },
+    twin: { input: bashCall('{git,push} origin', '/repos/plain') },
+  },
+  {
+    name: 'an alias the line defines',
+    refused: { input: bashCall('alias g=git; g push') },
+    twin: { input: bashCall('alias g=git; g push', '/repos/plain') },
+  },
+  {
+    name: 'xargs supplying the subcommand',
+    refused: { input: bashCall('echo push | xargs git') },
+    twin: { input: bashCall('echo push | xargs git', '/repos/plain') },
+  },
+  {
+    name: 'xargs -I putting its input where the subcommand stands',
+    refused: { input: bashCall('xargs -I{} git {} origin < subcommands.txt') },
+    twin: { input: bashCall('xargs -I{} git {} origin < subcommands.txt', '/repos/plain') },
+  },
+  {
+    name: '-c alias turning a word into a write',
+    refused: { input: bashCall('git -c alias.x=commit x') },
+    twin: { input: bashCall('git -c alias.x=commit x', '/repos/plain') },
+  },
+  {
+    name: 'GIT_CONFIG_COUNT/KEY/VALUE handing an alias',
+    refused: {
+      input: bashCall('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0=commit git x'),
+    },
+    twin: {
+      input: bashCall(
+        'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0=commit git x',
+        '/repos/plain',
+      ),
+    },
+  },
+  {
+    name: 'GIT_CONFIG_PARAMETERS exported earlier on the line',
+    refused: { input: bashCall(`export GIT_CONFIG_PARAMETERS="'alias.x=commit'"; git x`) },
+    twin: { input: bashCall(`export GIT_CONFIG_PARAMETERS="'alias.x=commit'"; git x`, '/repos/plain') },
+  },
+  {
+    name: 'config only known at run time in front of git clean',
+    refused: { input: bashCall('git -c "$cfg" clean -d') },
+    twin: { input: bashCall('git -c "$cfg" clean -d', '/repos/plain') },
+  },
+  {
     name: 'pathspecs read from a file',
     refused: { input: bashCall('git restore --pathspec-from-file=list.txt') },
     twin: { input: bashCall('git restore --pathspec-from-file=list.txt', '/repos/plain') },
@@ -128,6 +214,21 @@ const strictPaths: StrictPath[] = [
 
 const judge = ({ input, raw }: { input: HookInput; raw?: string }, env: Record<string, string>) =>
   evaluate(input, fakeContext(env, undefined, raw));
+
+describe('past a limit the command cannot be judged, and the reason names the limit', () => {
+  test.for(pastLimits)('%s: refused in strict mode where managed, its twin passes', ([limit, command]) => {
+    const verdict = evaluate(bashCall(command), fakeContext(strict));
+    expect(verdict.kind).toBe('refuse');
+    expect('reason' in verdict ? verdict.reason : '').toContain(limit.split(' ').slice(-2).join(' '));
+    expect(evaluate(bashCall(command, '/repos/plain'), fakeContext(strict)).kind).not.toBe('refuse');
+    expect(['none', 'cannotJudge']).toContain(evaluate(bashCall(command), fakeContext()).kind);
+  });
+  test('control: just within the limits, a write is still denied', () => {
+    expect(evaluate(bashCall(`${'git status; '.repeat(500)}git push`), fakeContext(strict)).kind).toBe(
+      'deny',
+    );
+  });
+});
 
 describe.for(strictPaths)('$name', ({ refused, twin }) => {
   test('strict: refused', () => {

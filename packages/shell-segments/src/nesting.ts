@@ -7,6 +7,8 @@ import type { CommandLine, Nested, Runner, Segment } from './types.ts';
 export interface NestingLimits {
   maxLength: number; // for each nested line's text
   maxNesting: number; // how many lines below the top are parsed
+  maxTotalLength: number; // characters parsed over the whole tree, the top line's included
+  maxLines: number; // command lines in the tree, the top one included
 }
 
 /**
@@ -17,13 +19,14 @@ export interface NestingLimits {
 export function nestCommandLines(top: CommandLine, limits: NestingLimits): void {
   // A queue, not recursion: a deep `eval eval eval …` must not grow the stack.
   const queue: { line: CommandLine; depth: number }[] = [{ line: top, depth: 0 }];
+  const budget = { left: limits.maxTotalLength - top.source.length, lines: limits.maxLines - 1 };
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     const { line, depth } = next;
     for (const segment of line.segments) {
       for (const found of findNestedTexts(segment, line)) {
         const { kind, form, start, end } = found;
         const runner: Runner = { line, segment, kind, form, start, end };
-        const nested = readNested(runner, found, depth + 1, limits);
+        const nested = readNested(runner, found, depth + 1, limits, budget);
         line.nested.push(nested);
         if (nested.ok) queue.push({ line: nested.line, depth: depth + 1 });
       }
@@ -31,7 +34,13 @@ export function nestCommandLines(top: CommandLine, limits: NestingLimits): void 
   }
 }
 
-function readNested(runner: Runner, found: NestedText, depth: number, limits: NestingLimits): Nested {
+function readNested(
+  runner: Runner,
+  found: NestedText,
+  depth: number,
+  limits: NestingLimits,
+  budget: { left: number; lines: number },
+): Nested {
   if (found.text === null) return { ok: false, runner, reason: 'dynamic', message: found.message };
   if (depth > limits.maxNesting) {
     return {
@@ -41,6 +50,24 @@ function readNested(runner: Runner, found: NestedText, depth: number, limits: Ne
       message: `nested deeper than ${limits.maxNesting} command lines`,
     };
   }
+  if (budget.lines <= 0) {
+    return {
+      ok: false,
+      runner,
+      reason: 'too-many',
+      message: `more than ${limits.maxLines} command lines in the tree`,
+    };
+  }
+  if (found.text.length > budget.left) {
+    return {
+      ok: false,
+      runner,
+      reason: 'too-long',
+      message: `the command and its nested lines are over ${limits.maxTotalLength} characters in all`,
+    };
+  }
+  budget.left -= found.text.length;
+  budget.lines -= 1;
   const parsed = parseSegments(found.text, limits.maxLength);
   if (!parsed.ok) {
     // parseSegments is handed text only: 'not-text' cannot come back.

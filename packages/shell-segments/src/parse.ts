@@ -2,8 +2,13 @@ import { type NestingLimits, nestCommandLines } from './nesting.ts';
 import { describeError, parseSegments } from './parse-segments.ts';
 import type { CommandLine, ParseOptions, ParseOutcome } from './types.ts';
 
-/** The limits when the caller sets none: 64 Ki characters, 8 command lines deep. */
-const defaults: NestingLimits = { maxLength: 65536, maxNesting: 8 };
+/** The limits when the caller sets none: 64 Ki characters, 8 command lines deep, no totals. */
+const defaults: NestingLimits = {
+  maxLength: 65536,
+  maxNesting: 8,
+  maxTotalLength: Number.POSITIVE_INFINITY,
+  maxLines: Number.POSITIVE_INFINITY,
+};
 
 /**
  * Parses a bash command line into a tree of command lines: the top one, and every line a segment
@@ -43,5 +48,17 @@ function readLimits(options: ParseOptions | undefined): NestingLimits {
       `parse: \`maxNesting\` must be a non-negative integer, got ${String(maxNesting)} (${typeof maxNesting})`,
     );
   }
-  return { maxLength, maxNesting };
+  const maxTotalLength = options?.maxTotalLength ?? defaults.maxTotalLength;
+  if (typeof maxTotalLength !== 'number' || Number.isNaN(maxTotalLength) || maxTotalLength <= 0) {
+    throw new TypeError(
+      `parse: \`maxTotalLength\` must be a positive number, got ${String(maxTotalLength)} (${typeof maxTotalLength})`,
+    );
+  }
+  const maxLines = options?.maxLines ?? defaults.maxLines;
+  if (typeof maxLines !== 'number' || Number.isNaN(maxLines) || maxLines < 1) {
+    throw new TypeError(
+      `parse: \`maxLines\` must be a number of at least 1, got ${String(maxLines)} (${typeof maxLines})`,
+    );
+  }
+  return { maxLength, maxNesting, maxTotalLength, maxLines };
 }

@@ -131,10 +131,15 @@ export interface Runner {
   end: number;
 }
 
-/** A command line a segment runs: parsed, or why not (known only at run time, no parse, too long, too deep). */
+/** A command line a segment runs: parsed, or why not (known only at run time, no parse, too long, too deep, too many). */
 export type Nested =
   | { ok: true; line: CommandLine }
-  | { ok: false; runner: Runner; reason: 'dynamic' | 'syntax' | 'too-long' | 'too-deep'; message: string };
+  | {
+      ok: false;
+      runner: Runner;
+      reason: 'dynamic' | 'syntax' | 'too-long' | 'too-deep' | 'too-many';
+      message: string;
+    };
 
 /** What parse returns: the top command line with every line nested in it, or why there is none. */
 export type ParseOutcome =
@@ -145,4 +150,6 @@ export type ParseOutcome =
 export interface ParseOptions {
   maxLength?: number; // default 65536 chars, for the command and for each nested line's text
   maxNesting?: number; // default 8: how many lines deep nesting is read (0: none); deeper is 'too-deep'
+  maxTotalLength?: number; // default none: characters parsed over the whole tree, the command included; past it a nested line is 'too-long'
+  maxLines?: number; // default none: command lines in the tree, the top one included; past it a nested line is 'too-many'
 }

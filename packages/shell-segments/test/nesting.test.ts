@@ -248,6 +248,34 @@ describe('limits', () => {
     );
   });
 
+  test('maxTotalLength bounds the text parsed over the tree: the command, then each nested line in turn', () => {
+    const command = "bash -c 'git push'; bash -c 'git log'";
+    expect(treeOf(command, { maxTotalLength: command.length + 8 })).toEqual(
+      top(command, child('shell-string@0', 'git push'), unread('shell-string@1', 'too-long')),
+    );
+    expect(treeOf(command, { maxTotalLength: command.length + 15 })).toEqual(
+      top(command, child('shell-string@0', 'git push'), child('shell-string@1', 'git log')),
+    );
+  });
+
+  test('maxLines bounds the command lines of the tree, the top one included', () => {
+    const command = "bash -c 'git push'; eval git log; sh -c 'ls'";
+    expect(treeOf(command, { maxLines: 3 })).toEqual(
+      top(
+        command,
+        child('shell-string@0', 'git push'),
+        child('eval@1', 'git log'),
+        unread('shell-string@2', 'too-many'),
+      ),
+    );
+  });
+
+  test.for([0, -1, Number.NaN, '8'])('maxTotalLength %s is the programmer’s error', (maxTotalLength) => {
+    expect(() => parse('ls', { maxTotalLength: maxTotalLength as number })).toThrow(
+      `parse: \`maxTotalLength\` must be a positive number, got ${String(maxTotalLength)} (${typeof maxTotalLength})`,
+    );
+  });
+
   test.for([-1, 1.5, Number.NaN, '8'])('maxNesting %s is the programmer’s error', (maxNesting) => {
     expect(() => parse('ls', { maxNesting: maxNesting as number })).toThrow(
       `parse: \`maxNesting\` must be a non-negative integer, got ${String(maxNesting)} (${typeof maxNesting})`,

@@ -278,3 +278,30 @@ describe('placement and context', () => {
     expect(segmentsOf('# git push\nls # | git push').map((segment) => segment.text)).toEqual(['ls']);
   });
 });
+
+describe('compound frames name their clause, a function body its name', () => {
+  const framesOf = (command: string) => {
+    const outcome = parse(command);
+    if (!outcome.ok) throw new Error(outcome.message);
+    return outcome.value.segments.map((segment) => segment.context.at(-1));
+  };
+  test('the parts of one if share a clause; the next if has its own', () => {
+    const [cond, body, elifCond, elifBody, elseBody, next] = framesOf(
+      'if a; then b; elif c; then d; else e; fi; if f; then g; fi',
+    );
+    const clauses = [cond, body, elifCond, elifBody, elseBody].map((frame) => frame?.clause);
+    expect(new Set(clauses).size).toBe(1);
+    expect(clauses[0]).toEqual(expect.any(Number));
+    expect(next?.clause).not.toBe(clauses[0]);
+  });
+  test('a while condition and body, the items of one case, share a clause', () => {
+    const [cond, body] = framesOf('while a; do b; done');
+    expect(cond?.clause).toBe(body?.clause);
+    const [x, y] = framesOf('case $v in x) a;; y) b;; esac');
+    expect(x?.clause).toBe(y?.clause);
+  });
+  test('a function body frame carries the name', () => {
+    expect(framesOf('deploy() { git push; }')[0]).toMatchObject({ kind: 'function-body', name: 'deploy' });
+    expect(framesOf('function ship { git push; }')[0]).toMatchObject({ kind: 'function-body', name: 'ship' });
+  });
+});
