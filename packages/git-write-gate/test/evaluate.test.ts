@@ -1,8 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { initRepo, tempDir, writeTree } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
+import { realContext } from '../src/context.ts';
 import { evaluate } from '../src/evaluate.ts';
 import { cases } from './cases.ts';
-import { bashCall, fakeContext } from './fake-context.ts';
+import { bashCall, fakeContext, standardWorld } from './fake-context.ts';
 
 const allCommands = cases.flatMap((row) => row.commands.map((command) => `${row.cwd ?? ''}\u0000${command}`));
 
@@ -20,6 +24,28 @@ test('no command appears twice in one folder', () =>
 test('the positive control is the first row and denies', () => {
   expect(cases[0]?.want).toBe('deny');
   expect(evaluate(bashCall(cases[0]?.commands[0] ?? ''), fakeContext()).kind).toBe('deny');
+});
+
+// The same table on real repositories: the fake world built in a temp folder with real git, each
+// command's and cwd's /repos and /outside moved under it, judged with the real probes.
+const root = tempDir('gwg-cases');
+for (const top of standardWorld.workTrees) initRepo(join(root, top));
+writeTree(
+  root,
+  Object.fromEntries(Object.entries(standardWorld.files).map(([path, text]) => [path.slice(1), text])),
+);
+for (const folder of standardWorld.directories ?? []) mkdirSync(join(root, folder), { recursive: true });
+const moved = (text: string) => text.replace(/(?<![\w.])\/(repos|outside)\b/g, `${root}/$1`);
+
+describe.for(cases)('on real repositories: $name', ({ commands, want, rule, cwd }) => {
+  test.for(commands)('%s', (command) => {
+    const verdict = evaluate(
+      bashCall(moved(command), moved(cwd ?? '/repos/managed')),
+      realContext({ env: {}, raw: '' }),
+    );
+    expect(verdict.kind === 'deny' ? 'deny' : 'silent').toBe(want);
+    if (rule !== undefined) expect(verdict).toMatchObject({ rule });
+  });
 });
 
 const hasBash = spawnSync('bash', ['--version']).status === 0;
