@@ -9,7 +9,7 @@ export type GitGlobals =
       kind: 'subcommand';
       subcommand: HeadWord; // null: `git $cmd`
       args: HeadWord[];
-      directories: HeadWord[]; // -C <path>, in order: git applies them one after another
+      directories: HeadWord[]; // -C <path>, in order, then --work-tree (or the folder of --git-dir): git applies them one after another
       configs: HeadWord[]; // -c <key=value>, --config-env <key=envvar>
       globs: GlobReading; // --literal-pathspecs, --noglob-pathspecs: pathspec globs read literally
     }
@@ -65,6 +65,9 @@ export function parseGitGlobals(words: HeadWord[]): GitGlobals {
   const directories: HeadWord[] = [];
   const configs: HeadWord[] = [];
   let globs: GlobReading = 'glob';
+  // --work-tree and --git-dir say which repository git writes to: the last of each wins.
+  let workTree: HeadWord | undefined;
+  let gitDir: HeadWord | undefined;
   let index = 0;
   while (index < words.length) {
     const word = words[index] ?? null;
@@ -75,12 +78,16 @@ export function parseGitGlobals(words: HeadWord[]): GitGlobals {
       const value = words[index + 1] ?? null;
       if (word === '-C') directories.push(value);
       if (word === '-c' || word === '--config-env') configs.push(value);
+      if (word === '--work-tree') workTree = value;
+      if (word === '--git-dir') gitDir = value;
       index += 2;
       continue;
     }
     const joined = joinedValue.find((prefix) => word.startsWith(prefix));
     if (joined !== undefined) {
       if (joined === '--config-env=') configs.push(word.slice(joined.length));
+      if (joined === '--work-tree=') workTree = word.slice(joined.length);
+      if (joined === '--git-dir=') gitDir = word.slice(joined.length);
       index += 1;
       continue;
     }
@@ -94,6 +101,10 @@ export function parseGitGlobals(words: HeadWord[]): GitGlobals {
     return { kind: 'no-subcommand' };
   }
   if (index >= words.length) return { kind: 'no-subcommand' };
+  // The work tree git writes in is where the repository is judged: --work-tree, else the folder
+  // holding --git-dir (`--git-dir=/x/.git` is /x), each from where -C left git.
+  if (workTree !== undefined) directories.push(workTree);
+  else if (gitDir !== undefined) directories.push(gitDir === null ? null : `${gitDir}/..`);
   return {
     kind: 'subcommand',
     subcommand: words[index] ?? null,

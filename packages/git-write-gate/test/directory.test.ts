@@ -36,10 +36,23 @@ git(managed, 'worktree', 'add', '-q', '-b', 'wt', worktree);
 const deep = join(managed, ...Array.from({ length: 300 }, () => 'd'));
 mkdirSync(deep, { recursive: true });
 const stubs = join(root, 'stubs');
-// A stub git that follows -C as git does (and stops where git would), then logs where it is.
+// A stub git that follows -C, --work-tree and --git-dir as git does (and stops where git would),
+// then logs the folder it writes in.
 writeTree(stubs, {
   git: executable(
-    '#!/bin/sh\nwhile [ $# -gt 0 ]; do case "$1" in -C) cd -P "$2" || exit 128; shift 2;; -c) shift 2;; *) break;; esac; done\npwd -P >> "$GIT_STUB_LOG"\n',
+    [
+      '#!/bin/sh',
+      'tree=; dir=',
+      'while [ $# -gt 0 ]; do case "$1" in',
+      '  -C) cd -P "$2" || exit 128; shift 2;; -c) shift 2;;',
+      '  --work-tree) tree=$2; shift 2;; --work-tree=*) tree=${1#*=}; shift;;',
+      '  --git-dir) dir=$2; shift 2;; --git-dir=*) dir=${1#*=}; shift;;',
+      '  *) break;; esac; done',
+      // git writes in the work tree: --work-tree, else the folder holding --git-dir.
+      'if [ -n "$tree" ]; then cd -P "$tree" || exit 128; elif [ -n "$dir" ]; then cd -P "$dir/.." || exit 128; fi',
+      'pwd -P >> "$GIT_STUB_LOG"',
+      '',
+    ].join('\n'),
   ),
 });
 
@@ -102,6 +115,16 @@ const rows: Row[] = [
   // git -C to a folder that is not there: git stops before any write
   { command: 'git -C /nonexistent commit -m x', cwd: managed, want: 'silent' },
   { command: `git -C ${managed}/notes.txt push`, cwd: managed, want: 'silent' },
+  // --work-tree and --git-dir name the repository git writes to
+  { command: `git --git-dir=${managed}/.git --work-tree=${managed} commit -m x`, cwd: outside, want: 'deny' },
+  { command: `git --work-tree ${managed} --git-dir ${managed}/.git push`, cwd: outside, want: 'deny' },
+  { command: `git --git-dir=${managed}/.git push`, cwd: outside, want: 'deny' },
+  { command: `git --git-dir=${plain}/.git push`, cwd: managed, want: 'silent' },
+  {
+    command: `find ${managed} -maxdepth 1 -name sub -execdir git commit -m x \\;`,
+    cwd: outside,
+    want: 'deny',
+  },
   // subshells, pipelines, backgrounds, eval and source, nested shells
   { command: `(cd ${plain}); git push`, cwd: managed, want: 'deny' },
   { command: `cd ${plain} | true; git push`, cwd: managed, want: 'deny' },

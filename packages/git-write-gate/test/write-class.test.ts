@@ -245,6 +245,9 @@ describe('mayMoveDirectory: can any segment run elsewhere than the payload cwd?'
     'git commit -m `date`',
     "$'\\x63d' sub && git commit",
     'g\\it push',
+    'find /repo -execdir git commit \\;',
+    'git --git-dir=/repo/.git push',
+    'git --work-tree /repo commit',
   ])('%j may', (text) => expect(mayMoveDirectory(text)).toBe(true));
   test.for([
     'git status',
