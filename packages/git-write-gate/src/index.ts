@@ -1,7 +1,7 @@
 /** Decides one PreToolUse payload: a deny for a judged write, a refusal (strict) or no opinion. */
 export { evaluate } from './evaluate.ts';
-/** What evaluate may learn about the world: env, raw stdin text and the file-system probes. */
-export type { GuardContext } from './context.ts';
+/** What evaluate may learn about the world: env, raw stdin text and the file-system probes; a directory probe's answer. */
+export type { DirectoryOutcome, GuardContext } from './context.ts';
 /** The real probes (fs, no subprocess) over a hook runtime's env and raw stdin. */
 export { realContext } from './context.ts';
 /** The strict-mode policy for payloads the hook could not read: runHook's onFailOpen. */
@@ -22,7 +22,9 @@ export type { RepoProfile } from './profile.ts';
 export { defaultProfile, parseProfile } from './profile.ts';
 /** The reason opener and the guard's name. */
 export { guardName } from './reasons.ts';
-/** A head's judgement and the kinds of write. */
-export type { HeadJudgement, WriteKind } from './write-class.ts';
+/** A head's judgement, the kinds of write, and where a head's pathspecs resolve. */
+export type { HeadJudgement, HeadPlace, WriteKind } from './write-class.ts';
+/** Where git resolves a pathspec: its directory and work-tree top. */
+export type { PathspecBase } from './pathspec.ts';
 /** The write class as a pure function over a command's head words. */
 export { judgeHead, writeKinds } from './write-class.ts';
