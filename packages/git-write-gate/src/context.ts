@@ -1,5 +1,5 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, posix } from 'node:path';
+import { isAbsolute, normalize } from 'node:path';
 import { type HookRuntime, type Outcome, readTextFile, type TextFileProblem } from '@kit/fail-open';
 import { findWorkTreeTop } from './work-tree.ts';
 
@@ -30,7 +30,7 @@ export function directoryProbeOf(context: GuardContext): (path: string) => Direc
   if (context.resolveDirectory !== undefined) return context.resolveDirectory;
   // No symlinks to follow: the name, with its `.` and `..` taken, is the directory.
   return (path) => {
-    const name = posix.normalize(path);
+    const name = normalize(path);
     return context.isDirectory(name)
       ? { ok: true, value: name }
       : { ok: false, reason: 'absent', message: `${path} is not a directory` };

@@ -1,4 +1,4 @@
-import { posix } from 'node:path';
+import { isAbsolute, join, resolve, sep } from 'node:path';
 import type { Word } from '@kit/shell-segments';
 import type { DirectoryOutcome } from './context.ts';
 import { joinWhere, type Place, type ShellState, somewhere, type Where, whereAt } from './shell-state.ts';
@@ -125,7 +125,7 @@ function cdpathOf(
   state: ShellState,
   world: DirectoryWorld,
 ): readonly string[] | null {
-  if (target.startsWith('/') || /^\.\.?(\/|$)/.test(target)) return [];
+  if (isAbsolute(target) || /^\.\.?([\\/]|$)/.test(target)) return [];
   const cdpath = variable('CDPATH', prefixed, state, world);
   if (cdpath === null) return null;
   if (cdpath === undefined || cdpath === '') return [];
@@ -146,7 +146,7 @@ function change(
   if (cdpath === null) return movedSomewhere(state, 'cd searches a CDPATH only known at run time');
   let arrived: Where = { places: [], unknown: null };
   let stayed: Where = { places: [], unknown: null };
-  const fromUnknown = state.pwd.unknown !== null && !target.startsWith('/');
+  const fromUnknown = state.pwd.unknown !== null && !isAbsolute(target);
   for (const from of state.pwd.places) {
     const reached = enter(from, target, physical, cdpath, world);
     if (reached === 'fails') stayed = joinWhere(stayed, whereAt(from));
@@ -188,7 +188,7 @@ function enter(
   world: DirectoryWorld,
 ): Place | 'fails' | 'unknown' {
   for (const entry of [...cdpath, '.']) {
-    const name = entry === '.' ? target : posix.join(entry, target);
+    const name = entry === '.' ? target : join(entry, target);
     const reached = enterOne(from, name, physical, world);
     // A CDPATH entry that cannot be read could have held the name: bash would have gone there.
     if (reached !== 'fails') return reached;
@@ -205,7 +205,7 @@ function enterOne(
   if (!physical) {
     // -L: $PWD/name with `..` taken by the name; if that is no directory, bash tries the name from
     // the physical directory.
-    const logical = posix.resolve(from.logical, name);
+    const logical = resolve(from.logical, name);
     const outcome = world.resolveDirectory(logical);
     if (outcome.ok) return { logical, physical: outcome.value };
     if (outcome.reason === 'unreadable') return 'unknown';
@@ -263,7 +263,7 @@ function pushd(
     const pushed =
       target === null
         ? somewhere(`pushd -n ${operand.text}`)
-        : placeOf(posix.resolve(firstLogical(state), target), world);
+        : placeOf(resolve(firstLogical(state), target), world);
     return {
       success: { ...state, stack: state.stack === null ? null : [pushed, ...state.stack] },
       failure: null,
@@ -317,8 +317,8 @@ function firstLogical(state: ShellState): string {
  * after a symlink goes to the parent of where the link leads (`git -C link/..`, `cd -P link/..`).
  */
 function physicalJoin(from: string, path: string): string {
-  if (path.startsWith('/')) return path;
-  return from.endsWith('/') ? `${from}${path}` : `${from}/${path}`;
+  if (isAbsolute(path)) return path;
+  return from.endsWith(sep) || from.endsWith('/') ? `${from}${path}` : `${from}${sep}${path}`;
 }
 
 /** A directory named by an absolute path, as a Where: its physical path, or somewhere when it cannot be read. */
@@ -340,12 +340,12 @@ export function chdirWhere(where: Where, path: string | null, world: DirectoryWo
   if (path === '') return where;
   if (path === null) return somewhere('a directory option is an expansion');
   let result: Where = { places: [], unknown: null };
-  const from = path.startsWith('/') ? [{ logical: '/', physical: '/' }] : where.places;
+  const from = isAbsolute(path) ? [{ logical: path, physical: path }] : where.places;
   for (const place of from) {
     const outcome = world.resolveDirectory(physicalJoin(place.physical, path));
     if (outcome.ok) result = joinWhere(result, whereAt({ logical: outcome.value, physical: outcome.value }));
     else if (outcome.reason === 'unreadable') result = joinWhere(result, somewhere(`${path} cannot be read`));
   }
-  if (where.unknown !== null && !path.startsWith('/')) result = joinWhere(result, somewhere(where.unknown));
+  if (where.unknown !== null && !isAbsolute(path)) result = joinWhere(result, somewhere(where.unknown));
   return result;
 }

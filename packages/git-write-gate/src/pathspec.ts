@@ -1,4 +1,4 @@
-import { posix } from 'node:path';
+import { basename, dirname, posix, resolve, sep } from 'node:path';
 
 /** Where git resolves a pathspec: the directory it runs in, and the top of its work tree (null: not known). */
 export interface PathspecBase {
@@ -31,8 +31,8 @@ export function isWholeTreePathspec(
   if (base === null) return coversByShape(path, fromTop, literal);
   const root = fromTop ? base.top : base.directory;
   if (root === null) return coversByShape(path, fromTop, literal);
-  const resolved = posix.resolve(root, path);
-  const folder = !literal && matchesEveryName(posix.basename(resolved)) ? posix.dirname(resolved) : resolved;
+  const resolved = resolve(root, path);
+  const folder = !literal && matchesEveryName(basename(resolved)) ? dirname(resolved) : resolved;
   const inside = base.top === null || isAtOrBelow(folder, base.top);
   return inside && isAtOrBelow(base.directory, folder);
 }
@@ -53,7 +53,11 @@ function matchesEveryName(part: string): boolean {
 }
 
 function isAtOrBelow(path: string, folder: string): boolean {
-  return path === folder || folder === '/' || path.startsWith(`${folder}/`);
+  return (
+    path === folder ||
+    dirname(folder) === folder ||
+    path.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`)
+  );
 }
 
 /** A pathspec's magic words (`:(top,icase)x`, `:/x`, `:!x`) and the path after them. */

@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import {
   type CommandLine,
   type Context,
@@ -444,7 +445,7 @@ function assignState(
       const oldpwd =
         value === undefined
           ? { places: [], unknown: null }
-          : value === null || !value.startsWith('/')
+          : value === null || !isAbsolute(value)
             ? somewhere('OLDPWD is set by an expansion')
             : chdirWhere({ places: [], unknown: null }, value, world);
       next = { ...next, oldpwd };

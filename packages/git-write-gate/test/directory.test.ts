@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { realContext, resolveRealDirectory } from '../src/context.ts';
 import { evaluate } from '../src/evaluate.ts';
 import { findWrites } from '../src/judge-line.ts';
+import { findWorkTreeTop } from '../src/work-tree.ts';
 import { limits } from '../src/limits.ts';
 import { bashCall } from './fake-context.ts';
 import { profileText } from './fixtures.ts';
@@ -15,46 +16,54 @@ import { profileText } from './fixtures.ts';
 // and, where it names no expansion, run in real bash with a stub git that logs `pwd -P`: the
 // directories the gate reads must hold every one git really ran in.
 
-const root = tempDir('gwg-directory');
-const managed = initRepo(join(root, 'managed'), {
-  '.claude/skills/repo-profile.md': profileText,
-  'notes.txt': 'a file\n',
-  'sub/deep/.keep': '',
-});
-const plain = initRepo(join(root, 'plain'), { 'sub/.keep': '' });
+// POSIX folders, symlinks and bash: the Windows runners skip this file.
+const onWindows = process.platform === 'win32';
+const root = onWindows ? '' : tempDir('gwg-directory');
+const managed = join(root, 'managed');
+const plain = join(root, 'plain');
 const outside = join(root, 'outside');
-mkdirSync(outside);
-// A repository nested inside the managed one, with no profile of its own: the nearest .git wins.
-const inner = initRepo(join(managed, 'vendor', 'inner'));
-symlinkSync(join(managed, 'sub'), join(outside, 'to-managed-sub'));
-symlinkSync(managed, join(outside, 'to-managed'));
-symlinkSync(plain, join(managed, 'to-plain'));
-symlinkSync('loop', join(outside, 'loop')); // a path that cannot be read: ELOOP
+const inner = join(managed, 'vendor', 'inner');
 const worktree = join(root, 'managed-worktree');
-git(managed, 'worktree', 'add', '-q', '-b', 'wt', worktree);
 // A folder 300 levels deep inside the managed repository: no depth limit on the walk up.
 const deep = join(managed, ...Array.from({ length: 300 }, () => 'd'));
-mkdirSync(deep, { recursive: true });
+if (!onWindows) {
+  initRepo(managed, {
+    '.claude/skills/repo-profile.md': profileText,
+    'notes.txt': 'a file\n',
+    'sub/deep/.keep': '',
+  });
+  initRepo(plain, { 'sub/.keep': '' });
+  mkdirSync(outside);
+  // A repository nested inside the managed one, with no profile of its own: the nearest .git wins.
+  initRepo(inner);
+  symlinkSync(join(managed, 'sub'), join(outside, 'to-managed-sub'));
+  symlinkSync(managed, join(outside, 'to-managed'));
+  symlinkSync(plain, join(managed, 'to-plain'));
+  symlinkSync('loop', join(outside, 'loop')); // a path that cannot be read: ELOOP
+  git(managed, 'worktree', 'add', '-q', '-b', 'wt', worktree);
+  mkdirSync(deep, { recursive: true });
+}
 const stubs = join(root, 'stubs');
-// A stub git that follows -C, --work-tree and --git-dir as git does (and stops where git would),
-// then logs the folder it writes in.
-writeTree(stubs, {
-  git: executable(
-    [
-      '#!/bin/sh',
-      'tree=; dir=',
-      'while [ $# -gt 0 ]; do case "$1" in',
-      '  -C) cd -P "$2" || exit 128; shift 2;; -c) shift 2;;',
-      '  --work-tree) tree=$2; shift 2;; --work-tree=*) tree=${1#*=}; shift;;',
-      '  --git-dir) dir=$2; shift 2;; --git-dir=*) dir=${1#*=}; shift;;',
-      '  *) break;; esac; done',
-      // git writes in the work tree: --work-tree, else the folder holding --git-dir.
-      'if [ -n "$tree" ]; then cd -P "$tree" || exit 128; elif [ -n "$dir" ]; then cd -P "$dir/.." || exit 128; fi',
-      'pwd -P >> "$GIT_STUB_LOG"',
-      '',
-    ].join('\n'),
-  ),
-});
+if (!onWindows)
+  // A stub git that follows -C, --work-tree and --git-dir as git does (and stops where git would),
+  // then logs the folder it writes in.
+  writeTree(stubs, {
+    git: executable(
+      [
+        '#!/bin/sh',
+        'tree=; dir=',
+        'while [ $# -gt 0 ]; do case "$1" in',
+        '  -C) cd -P "$2" || exit 128; shift 2;; -c) shift 2;;',
+        '  --work-tree) tree=$2; shift 2;; --work-tree=*) tree=${1#*=}; shift;;',
+        '  --git-dir) dir=$2; shift 2;; --git-dir=*) dir=${1#*=}; shift;;',
+        '  *) break;; esac; done',
+        // git writes in the work tree: --work-tree, else the folder holding --git-dir.
+        'if [ -n "$tree" ]; then cd -P "$tree" || exit 128; elif [ -n "$dir" ]; then cd -P "$dir/.." || exit 128; fi',
+        'pwd -P >> "$GIT_STUB_LOG"',
+        '',
+      ].join('\n'),
+    ),
+  });
 
 interface Row {
   command: string;
@@ -149,7 +158,7 @@ const kindOf = (command: string, cwd: string, env: Record<string, string> = {}) 
   return verdict.kind === 'deny' ? 'deny' : 'silent';
 };
 
-describe('where a git command really runs, on real folders', () => {
+describe.skipIf(onWindows)('where a git command really runs, on real folders', () => {
   test('the fixtures are what they say', () => {
     expect(resolveRealDirectory(join(outside, 'to-managed-sub'))).toEqual({
       ok: true,
@@ -161,14 +170,14 @@ describe('where a git command really runs, on real folders', () => {
       reason: 'not-directory',
     });
     expect(resolveRealDirectory('/nonexistent')).toMatchObject({ ok: false, reason: 'absent' });
-    expect(inner).toBe(join(managed, 'vendor', 'inner'));
+    expect(findWorkTreeTopOf(inner)).toBe(inner);
   });
   test.for(rows)('$command (in $cwd): $want', ({ command, cwd, want }) => {
     expect(kindOf(command, cwd)).toBe(want);
   });
 });
 
-const hasBash = spawnSync('bash', ['--version']).status === 0;
+const hasBash = !onWindows && spawnSync('bash', ['--version']).status === 0;
 describe.skipIf(!hasBash)('in real bash, git runs where the gate looks', () => {
   test.for(rows)('$command (in $cwd)', ({ command, cwd }) => {
     const log = join(tempDir('gwg-git-log'), 'log');
@@ -187,6 +196,10 @@ describe.skipIf(!hasBash)('in real bash, git runs where the gate looks', () => {
     for (const directory of ran) expect(read.places).toContain(directory);
   });
 });
+
+function findWorkTreeTopOf(directory: string): string | null {
+  return findWorkTreeTop(directory)?.top ?? null;
+}
 
 /** Every physical directory the gate reads a git write in, and whether it also allows for somewhere unknown. */
 function gateDirectories(command: string, cwd: string): { places: string[]; somewhere: boolean } {
@@ -210,30 +223,33 @@ function gateDirectories(command: string, cwd: string): { places: string[]; some
   };
 }
 
-describe('where the directory cannot be known: no opinion by default; strict refuses where the line may be managed', () => {
-  const strict = { TAGOUT_HOOKS_STRICT: '1' };
-  const judge = (command: string, cwd: string, env: Record<string, string>) =>
-    evaluate(bashCall(command, cwd), realContext({ env: { HOME: root, ...env }, raw: '' })).kind;
-  test.for([
-    ['cd "$X" && git push', managed],
-    ['cd "$X"; git push', managed],
-    [`cd ${outside}/loop && git push`, managed],
-    [`cd ${managed}; cd "$X" && git push`, outside],
-    ['pushd +1 && git push', managed],
-    ['cd - && git push', managed],
-  ])('%s (in %s)', ([command, cwd]) => {
-    expect(judge(command as string, cwd as string, {})).not.toBe('deny');
-    expect(judge(command as string, cwd as string, {})).not.toBe('refuse');
-    expect(judge(command as string, cwd as string, strict)).toBe('refuse');
-  });
-  test.for([
-    ['cd "$X" && git push', outside],
-    ['cd loop && git push', outside],
-    [`cd ${plain} && cd "$X" && git push`, outside],
-  ])('%s (in %s): nothing known is managed, so strict passes', ([command, cwd]) => {
-    expect(judge(command as string, cwd as string, strict)).not.toBe('refuse');
-  });
-  test('GIT_GATE=on: the directory does not matter', () => {
-    expect(judge('cd "$X" && git push', outside, { GIT_GATE: 'on' })).toBe('deny');
-  });
-});
+describe.skipIf(onWindows)(
+  'where the directory cannot be known: no opinion by default; strict refuses where the line may be managed',
+  () => {
+    const strict = { TAGOUT_HOOKS_STRICT: '1' };
+    const judge = (command: string, cwd: string, env: Record<string, string>) =>
+      evaluate(bashCall(command, cwd), realContext({ env: { HOME: root, ...env }, raw: '' })).kind;
+    test.for([
+      ['cd "$X" && git push', managed],
+      ['cd "$X"; git push', managed],
+      [`cd ${outside}/loop && git push`, managed],
+      [`cd ${managed}; cd "$X" && git push`, outside],
+      ['pushd +1 && git push', managed],
+      ['cd - && git push', managed],
+    ])('%s (in %s)', ([command, cwd]) => {
+      expect(judge(command as string, cwd as string, {})).not.toBe('deny');
+      expect(judge(command as string, cwd as string, {})).not.toBe('refuse');
+      expect(judge(command as string, cwd as string, strict)).toBe('refuse');
+    });
+    test.for([
+      ['cd "$X" && git push', outside],
+      ['cd loop && git push', outside],
+      [`cd ${plain} && cd "$X" && git push`, outside],
+    ])('%s (in %s): nothing known is managed, so strict passes', ([command, cwd]) => {
+      expect(judge(command as string, cwd as string, strict)).not.toBe('refuse');
+    });
+    test('GIT_GATE=on: the directory does not matter', () => {
+      expect(judge('cd "$X" && git push', outside, { GIT_GATE: 'on' })).toBe('deny');
+    });
+  },
+);
