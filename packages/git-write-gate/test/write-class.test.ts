@@ -239,6 +239,13 @@ describe('mayMoveDirectory: can any segment run elsewhere than the payload cwd?'
     'git -C sub commit',
     'env -C sub git commit',
     'env --chdir=sub git commit',
+    // env and sudo take any unique prefix of --chdir
+    'env --c=sub git commit',
+    'env --ch sub git commit',
+    "env --c'hd'=sub git commit",
+    'sudo --chd sub git commit',
+    'sudo --chdi=sub git commit',
+    'env --c=sub',
     'sudo -D sub git commit',
     'sudo -uxD sub git commit',
     'git commit -m "$(date)"',
@@ -255,5 +262,7 @@ describe('mayMoveDirectory: can any segment run elsewhere than the payload cwd?'
     'git push origin main',
     'git reset --hard HEAD~1',
     'gh pr merge 7',
+    'git diff --cached --color',
+    'git log --cc --check',
   ])('%j cannot', (text) => expect(mayMoveDirectory(text)).toBe(false));
 });
