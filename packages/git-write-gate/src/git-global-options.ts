@@ -55,19 +55,26 @@ const noValue = new Set([
   '--no-advice',
 ]);
 
+/** GIT_DIR and GIT_WORK_TREE in git's environment (assigned in front of it); absent: not set there. */
+export interface RepositoryVariables {
+  GIT_DIR?: HeadWord;
+  GIT_WORK_TREE?: HeadWord;
+}
+
 /**
  * Skips git's global options exactly as git does: `-C` and `-c` take the next word; the long
  * value options take the next word or `=value`; `--exec-path` takes one only with `=`; there are
  * no short-option clusters at this level. An unknown option or a missing value ends git with a
- * usage error, so nothing after it runs.
+ * usage error, so nothing after it runs. GIT_DIR and GIT_WORK_TREE in `variables` say what
+ * --git-dir and --work-tree say, and the options win over them.
  */
-export function parseGitGlobals(words: HeadWord[]): GitGlobals {
+export function parseGitGlobals(words: HeadWord[], variables: RepositoryVariables = {}): GitGlobals {
   const directories: HeadWord[] = [];
   const configs: HeadWord[] = [];
   let globs: GlobReading = 'glob';
   // --work-tree and --git-dir say which repository git writes to: the last of each wins.
-  let workTree: HeadWord | undefined;
-  let gitDir: HeadWord | undefined;
+  let workTree: HeadWord | undefined = variables.GIT_WORK_TREE;
+  let gitDir: HeadWord | undefined = variables.GIT_DIR;
   let index = 0;
   while (index < words.length) {
     const word = words[index] ?? null;

@@ -9,7 +9,7 @@ import {
 } from '@kit/shell-segments';
 import { chdirWhere, type DirectoryWorld } from './effective-directory.ts';
 import { hasEscapeAssignment } from './escape.ts';
-import type { HeadWord } from './git-global-options.ts';
+import type { HeadWord, RepositoryVariables } from './git-global-options.ts';
 import { type FlowLimits, ShellFlow } from './shell-flow.ts';
 import { joinWhere, type Place, type ShellState, startState, type Where } from './shell-state.ts';
 import { type HeadJudgement, judgeHead, type WriteKind } from './write-class.ts';
@@ -220,7 +220,7 @@ function judgeWords(
   const values = headValues(words, unwrapped, segment, line);
   // Config assigned or exported earlier on the line reaches this git too.
   const names = state.configured ? [...assignNames, 'GIT_CONFIG_COUNT'] : assignNames;
-  const judged = judgeEverywhere(values, names, launchedIn, world);
+  const judged = judgeEverywhere(values, names, repositoryVariables(segment, unwrapped), launchedIn, world);
   if (judged.init) state.afterInit = true;
   // After `git init` the later git segments work in a fresh repository; gh acts on a remote.
   if (judged.write !== null && (!state.afterInit || judged.write.write === 'pr-merge')) {
@@ -248,6 +248,28 @@ function isUnknownProgram(word: Word): boolean {
   return /[*?]|\[.*\]|\{.*[,.].*\}/.test(word.value);
 }
 
+/**
+ * GIT_DIR and GIT_WORK_TREE assigned in front of the command (`GIT_DIR=/x/.git git commit`, `env
+ * GIT_WORK_TREE=/x git …`): the last of each; null where its value is an expansion or appends.
+ */
+function repositoryVariables(
+  segment: Segment,
+  unwrapped: ReturnType<typeof unwrapLaunchers>,
+): RepositoryVariables {
+  const variables: RepositoryVariables = {};
+  const assigns = [
+    ...segment.assigns.map((assign) => ({
+      name: assign.name,
+      value: assign.indexed || assign.append ? null : assign.value,
+    })),
+    // A launcher's NAME=value is its word's text where it holds an expansion: not a value then.
+    ...unwrapped.assigns.map(({ name, value }) => ({ name, value: /[$`\\~*?[]/.test(value) ? null : value })),
+  ];
+  for (const { name, value } of assigns)
+    if (name === 'GIT_DIR' || name === 'GIT_WORK_TREE') variables[name] = value;
+  return variables;
+}
+
 /** A head judged from every place it may run in: where it writes, and where it cannot be judged. */
 interface Everywhere {
   write: { write: WriteKind; where: Where; retargeted: boolean } | null;
@@ -262,6 +284,7 @@ interface Everywhere {
 function judgeEverywhere(
   values: HeadWord[],
   assignNames: string[],
+  variables: RepositoryVariables,
   from: Where,
   world: WalkWorld,
 ): Everywhere {
@@ -277,6 +300,7 @@ function judgeEverywhere(
       for (const directory of directories) gitWhere = chdirWhere(gitWhere, directory, world);
     };
     const judged: HeadJudgement = judgeHead(values, assignNames, {
+      variables,
       pathspecBase: (directories) => {
         move(directories);
         const [only] = gitWhere.places;

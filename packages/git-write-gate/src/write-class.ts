@@ -1,4 +1,4 @@
-import { type HeadWord, parseGitGlobals } from './git-global-options.ts';
+import { type HeadWord, parseGitGlobals, type RepositoryVariables } from './git-global-options.ts';
 import { builtinCommands } from './git-long-options.ts';
 import { type GlobReading, isWholeTreePathspec, type PathspecBase } from './pathspec.ts';
 import {
@@ -36,6 +36,7 @@ const pass: HeadJudgement = { kind: 'pass' };
 /** Where the command runs, for what resolves against it: git's pathspecs, after its `-C` options. */
 export interface HeadPlace {
   pathspecBase: (directories: readonly HeadWord[]) => PathspecBase | null;
+  variables?: RepositoryVariables; // GIT_DIR / GIT_WORK_TREE assigned in front of git
 }
 
 const nowhere: HeadPlace = { pathspecBase: () => null };
@@ -79,7 +80,7 @@ const configVariables =
   /^(GIT_CONFIG_COUNT|GIT_CONFIG_PARAMETERS|GIT_CONFIG|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG_KEY_\d+|GIT_CONFIG_VALUE_\d+)$/;
 
 function judgeGit(words: HeadWord[], assignNames: readonly string[], place: HeadPlace): HeadJudgement {
-  const globals = parseGitGlobals(words);
+  const globals = parseGitGlobals(words, place.variables);
   if (globals.kind === 'no-subcommand') return pass;
   if (globals.kind === 'dynamic-option')
     return { kind: 'unknown', why: 'an expansion stands where git reads its options', directories: [] };

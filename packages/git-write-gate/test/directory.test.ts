@@ -45,13 +45,14 @@ if (!onWindows) {
 }
 const stubs = join(root, 'stubs');
 if (!onWindows)
-  // A stub git that follows -C, --work-tree and --git-dir as git does (and stops where git would),
+  // A stub git that follows -C, --work-tree and --git-dir (and their variables) as git does (and stops where git would),
   // then logs the folder it writes in.
   writeTree(stubs, {
     git: executable(
       [
         '#!/bin/sh',
-        'tree=; dir=',
+        // GIT_WORK_TREE and GIT_DIR in its environment say what the options say; the options win.
+        'tree=${GIT_WORK_TREE-}; dir=${GIT_DIR-}',
         'while [ $# -gt 0 ]; do case "$1" in',
         '  -C) cd -P "$2" || exit 128; shift 2;; -c) shift 2;;',
         '  --work-tree) tree=$2; shift 2;; --work-tree=*) tree=${1#*=}; shift;;',
@@ -129,6 +130,15 @@ const rows: Row[] = [
   { command: `git --work-tree ${managed} --git-dir ${managed}/.git push`, cwd: outside, want: 'deny' },
   { command: `git --git-dir=${managed}/.git push`, cwd: outside, want: 'deny' },
   { command: `git --git-dir=${plain}/.git push`, cwd: managed, want: 'silent' },
+  // so do GIT_DIR and GIT_WORK_TREE assigned in front of git; the options win over them
+  { command: `GIT_DIR=${managed}/.git git push`, cwd: outside, want: 'deny' },
+  { command: `GIT_WORK_TREE=${managed} GIT_DIR=${managed}/.git git commit -m x`, cwd: outside, want: 'deny' },
+  { command: `env GIT_DIR=${managed}/.git git push`, cwd: outside, want: 'deny' },
+  { command: `GIT_DIR=.git git -C ${managed} push`, cwd: outside, want: 'deny' },
+  { command: `GIT_DIR=${plain}/.git git push`, cwd: managed, want: 'silent' },
+  { command: `GIT_DIR=${managed}/.git git --git-dir=${plain}/.git push`, cwd: outside, want: 'silent' },
+  // assigned alone (not exported) it stays in the shell: git does not see it
+  { command: `GIT_DIR=${managed}/.git; git push`, cwd: outside, want: 'silent' },
   {
     command: `find ${managed} -maxdepth 1 -name sub -execdir git commit -m x \\;`,
     cwd: outside,
@@ -236,6 +246,7 @@ describe.skipIf(onWindows)(
       [`cd ${managed}; cd "$X" && git push`, outside],
       ['pushd +1 && git push', managed],
       ['cd - && git push', managed],
+      ['GIT_DIR="$X" git push', managed],
     ])('%s (in %s)', ([command, cwd]) => {
       expect(judge(command as string, cwd as string, {})).not.toBe('deny');
       expect(judge(command as string, cwd as string, {})).not.toBe('refuse');
@@ -245,6 +256,7 @@ describe.skipIf(onWindows)(
       ['cd "$X" && git push', outside],
       ['cd loop && git push', outside],
       [`cd ${plain} && cd "$X" && git push`, outside],
+      ['GIT_DIR="$X" git push', outside],
     ])('%s (in %s): nothing known is managed, so strict passes', ([command, cwd]) => {
       expect(judge(command as string, cwd as string, strict)).not.toBe('refuse');
     });

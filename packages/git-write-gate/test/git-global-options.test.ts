@@ -54,6 +54,20 @@ describe('options before the subcommand', () => {
   });
 });
 
+describe("GIT_DIR and GIT_WORK_TREE in git's environment say what the options say; the options win", () => {
+  test.for([
+    { variables: {}, after: 'push', directories: [] },
+    { variables: { GIT_DIR: '/g' }, after: 'push', directories: ['/g/..'] },
+    { variables: { GIT_WORK_TREE: '/w', GIT_DIR: '/g' }, after: 'push', directories: ['/w'] },
+    { variables: { GIT_DIR: '.git' }, after: '-C /a push', directories: ['/a', '.git/..'] },
+    { variables: { GIT_DIR: null }, after: 'push', directories: [null] },
+    { variables: { GIT_DIR: '/g' }, after: '--git-dir=/h push', directories: ['/h/..'] },
+    { variables: { GIT_WORK_TREE: '/w' }, after: '--work-tree=/v push', directories: ['/v'] },
+  ])('$variables git $after', ({ variables, after, directories }) => {
+    expect(parseGitGlobals(words(after), variables)).toMatchObject({ kind: 'subcommand', directories });
+  });
+});
+
 describe('options that end git before any subcommand', () => {
   test.for([
     '',
