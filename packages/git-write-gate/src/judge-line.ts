@@ -220,7 +220,13 @@ function judgeWords(
   const values = headValues(words, unwrapped, segment, line);
   // Config assigned or exported earlier on the line reaches this git too.
   const names = state.configured ? [...assignNames, 'GIT_CONFIG_COUNT'] : assignNames;
-  const judged = judgeEverywhere(values, names, repositoryVariables(segment, unwrapped), launchedIn, world);
+  const judged = judgeEverywhere(
+    values,
+    names,
+    repositoryVariables(segment, unwrapped, reached),
+    launchedIn,
+    world,
+  );
   if (judged.init) state.afterInit = true;
   // After `git init` the later git segments work in a fresh repository; gh acts on a remote.
   if (judged.write !== null && (!state.afterInit || judged.write.write === 'pr-merge')) {
@@ -249,14 +255,20 @@ function isUnknownProgram(word: Word): boolean {
 }
 
 /**
- * GIT_DIR and GIT_WORK_TREE assigned in front of the command (`GIT_DIR=/x/.git git commit`, `env
- * GIT_WORK_TREE=/x git …`): the last of each; null where its value is an expansion or appends.
+ * GIT_DIR and GIT_WORK_TREE in the command's environment: exported earlier on the line, then
+ * assigned in front of it (`GIT_DIR=/x/.git git commit`, `env GIT_WORK_TREE=/x git …`), the last of
+ * each; null where its value is an expansion or appends.
  */
 function repositoryVariables(
   segment: Segment,
   unwrapped: ReturnType<typeof unwrapLaunchers>,
+  reached: ShellState,
 ): RepositoryVariables {
   const variables: RepositoryVariables = {};
+  for (const name of ['GIT_DIR', 'GIT_WORK_TREE'] as const) {
+    const value = reached.vars.get(name);
+    if (value !== undefined) variables[name] = value;
+  }
   const assigns = [
     ...segment.assigns.map((assign) => ({
       name: assign.name,

@@ -25,6 +25,7 @@ import {
   somewhere,
   type Where,
   widen,
+  gitVariables,
 } from './shell-state.ts';
 
 /** One statement of a list as the flow runs it: a simple command, a compound one, or a pipeline. */
@@ -321,9 +322,12 @@ export class ShellFlow {
     if (inShell !== null) return inShell;
 
     if (segment.argv.length === 0) {
+      // GIT_DIR=x alone reaches git only where it is already exported (in the CLI's environment).
       const assigned = assignState(
         state,
-        segment.assigns.map((assign) => [assign.name, assign.value]),
+        segment.assigns
+          .filter((assign) => !gitVariables.has(assign.name) || this.world.env[assign.name] !== undefined)
+          .map((assign) => [assign.name, assign.indexed || assign.append ? null : assign.value]),
         this.world,
       );
       return { success: assigned, failure: assigned };
@@ -365,10 +369,24 @@ export class ShellFlow {
       case 'typeset':
       case 'local':
       case 'readonly': {
-        const pairs = head.slice(1).flatMap((word): [string, string | null][] => {
-          const match = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(word.value ?? word.text);
-          if (match === null) return [];
-          return [[match[1] as string, word.value === null ? null : word.value.slice(match[0].length)]];
+        const operands = head.slice(1);
+        // export, declare -x: the variables reach git; without -x only one already exported does.
+        const exported =
+          name === 'export' || operands.some((word) => /^-[A-Za-z]*x/.test(word.value ?? word.text));
+        const pairs = operands.flatMap((word): [string, string | null][] => {
+          const text = word.value ?? word.text;
+          const match = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(text);
+          if (match === null) {
+            // export GIT_DIR, of a value the line may have set alone: a value the gate does not follow.
+            const bare = /^[A-Za-z_][A-Za-z0-9_]*$/.test(text) && word.value !== null ? text : null;
+            return exported && bare !== null && gitVariables.has(bare) && this.world.env[bare] === undefined
+              ? [[bare, null]]
+              : [];
+          }
+          const variable = match[1] as string;
+          if (gitVariables.has(variable) && !exported && this.world.env[variable] === undefined) return [];
+          const value = word.value === null || match[2] === '+' ? null : word.value.slice(match[0].length);
+          return [[variable, value]];
         });
         const assigned = assignState(state, pairs, this.world);
         return { success: assigned, failure: assigned };
@@ -440,7 +458,8 @@ function assignState(
 ): ShellState {
   let next = state;
   for (const [name, value] of pairs) {
-    if (trackedVariables.has(name)) next = { ...next, vars: new Map([...next.vars, [name, value]]) };
+    if (trackedVariables.has(name) || gitVariables.has(name))
+      next = { ...next, vars: new Map([...next.vars, [name, value]]) };
     if (name === 'OLDPWD') {
       const oldpwd =
         value === undefined

@@ -32,6 +32,9 @@ export interface ShellState {
   aliases: ReadonlySet<string>;
 }
 
+/** The variables that say which repository git writes in, followed where the line exports them. */
+export const gitVariables: ReadonlySet<string> = new Set(['GIT_DIR', 'GIT_WORK_TREE']);
+
 /** How many places a Where keeps before it says "somewhere"; the cap keeps a line's work bounded. */
 export const maxPlaces = 16;
 
@@ -92,7 +95,8 @@ export function startState(pwd: Where): ShellState {
  */
 export function childState(state: ShellState, pwd: Where): ShellState {
   const vars = new Map<string, string | null | undefined>();
-  for (const name of state.vars.keys()) vars.set(name, null);
+  // The gate keeps GIT_DIR and GIT_WORK_TREE only where they are exported: a new shell has them.
+  for (const [name, value] of state.vars) vars.set(name, gitVariables.has(name) ? value : null);
   return {
     pwd,
     oldpwd: somewhere('OLDPWD of a new shell is not known'),

@@ -139,6 +139,20 @@ const rows: Row[] = [
   { command: `GIT_DIR=${managed}/.git git --git-dir=${plain}/.git push`, cwd: outside, want: 'silent' },
   // assigned alone (not exported) it stays in the shell: git does not see it
   { command: `GIT_DIR=${managed}/.git; git push`, cwd: outside, want: 'silent' },
+  // exported, it reaches every git after it, in this shell and in the shells it starts
+  { command: `export GIT_DIR=${managed}/.git; git push`, cwd: outside, want: 'deny' },
+  {
+    command: `export GIT_WORK_TREE=${managed} GIT_DIR=${managed}/.git; git commit -m x`,
+    cwd: outside,
+    want: 'deny',
+  },
+  { command: `declare -x GIT_DIR=${managed}/.git && git push`, cwd: outside, want: 'deny' },
+  { command: `export GIT_DIR=${managed}/.git; bash -c 'git push'`, cwd: outside, want: 'deny' },
+  { command: `declare GIT_DIR=${managed}/.git; git push`, cwd: outside, want: 'silent' },
+  { command: `export GIT_DIR=${managed}/.git; unset GIT_DIR; git push`, cwd: outside, want: 'silent' },
+  { command: `export GIT_DIR=${managed}/.git; GIT_DIR=${plain}/.git git push`, cwd: outside, want: 'silent' },
+  { command: `(export GIT_DIR=${managed}/.git); git push`, cwd: outside, want: 'silent' },
+  { command: `export GIT_DIR=${plain}/.git; git push`, cwd: managed, want: 'silent' },
   {
     command: `find ${managed} -maxdepth 1 -name sub -execdir git commit -m x \\;`,
     cwd: outside,
@@ -247,6 +261,8 @@ describe.skipIf(onWindows)(
       ['pushd +1 && git push', managed],
       ['cd - && git push', managed],
       ['GIT_DIR="$X" git push', managed],
+      ['export GIT_DIR="$X"; git push', managed],
+      [`GIT_DIR=${plain}/.git; export GIT_DIR; git push`, managed],
     ])('%s (in %s)', ([command, cwd]) => {
       expect(judge(command as string, cwd as string, {})).not.toBe('deny');
       expect(judge(command as string, cwd as string, {})).not.toBe('refuse');
