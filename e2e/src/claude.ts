@@ -2,10 +2,9 @@ import { existsSync } from 'node:fs';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { runCommand } from './commands.ts';
+import { gitIdentity, runCommand } from '@kit/test-kit';
 import { machinePath } from './environment.ts';
 import { type MessagesApi, startMessagesApi, type ToolCall, type ToolResult } from './messages-api.ts';
-import { gitIdentity } from './scratch.ts';
 
 /** The settings every run gets: as root the CLI refuses --dangerously-skip-permissions, and without
  * acceptEdits a command that writes a file (`touch`, `>`) is held for approval and never runs. */
