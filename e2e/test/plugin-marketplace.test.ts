@@ -21,7 +21,8 @@ import {
   type PluginName,
 } from '../src/plugin.ts';
 import { deniedIds, describeRun, stubExecutable } from '../src/scenario.ts';
-import { git, removeScratch, scratchRepo } from '../src/scratch.ts';
+import { git, type Tree } from '@kit/test-kit';
+import { removeScratch, scratchRepo } from '../src/scratch.ts';
 
 const source = inject('kitSource');
 afterAll(removeScratch);
@@ -61,7 +62,7 @@ interface Session {
 async function session(
   installed: InstalledPlugin,
   label: string,
-  tree: Record<string, string>,
+  tree: Tree,
   script: (project: string) => ToolCall[],
   options: { env?: Record<string, string>; args?: string[] } = {},
 ): Promise<Session> {
