@@ -14,6 +14,12 @@ export interface HookRunOptions {
   cwd?: string;
   nodeArgs?: string[]; // before the file: `--import probe.mjs`
   timeoutMs?: number; // default 20 s
+  /**
+   * The folder Claude Code was started in: `${CLAUDE_PROJECT_DIR}` in a handler's args becomes it,
+   * and the hook gets it as CLAUDE_PROJECT_DIR, as the host does. Default: the env's
+   * CLAUDE_PROJECT_DIR, else `cwd`.
+   */
+  projectDir?: string;
 }
 
 /** A settings handler in exec form, as install writes it. */
@@ -70,11 +76,28 @@ export function runHookFile(file: string, stdin: unknown, options: HookRunOption
   );
 }
 
-/** Runs an installed handler exactly as the host does: its command and args, the payload on stdin. */
+const projectDirPlaceholder = '${CLAUDE_PROJECT_DIR}';
+
+/**
+ * Runs an installed handler exactly as the host does: its command and args, the payload on stdin.
+ * An arg holding `${CLAUDE_PROJECT_DIR}` (a project install) is expanded as Claude Code 2.1.332
+ * does, and the process gets CLAUDE_PROJECT_DIR; without a project folder to give it, that throws.
+ */
 export function runHookCommand(handler: ExecHandler, stdin: unknown, options: HookRunOptions = {}): HookRun {
-  const run = spawnSync(handler.command, handler.args, {
+  let env = options.env ?? hookEnv();
+  let args = handler.args;
+  if (args.some((arg) => arg.includes(projectDirPlaceholder))) {
+    const projectDir = options.projectDir ?? env.CLAUDE_PROJECT_DIR ?? options.cwd;
+    if (projectDir === undefined)
+      throw new Error(
+        `runHookCommand: ${JSON.stringify(handler.args)} names ${projectDirPlaceholder}; pass projectDir (or cwd) to say where Claude Code runs`,
+      );
+    args = args.map((arg) => arg.split(projectDirPlaceholder).join(projectDir));
+    env = { ...env, CLAUDE_PROJECT_DIR: projectDir };
+  }
+  const run = spawnSync(handler.command, args, {
     input: typeof stdin === 'string' || Buffer.isBuffer(stdin) ? stdin : JSON.stringify(stdin),
-    env: withSystemRoot(options.env ?? hookEnv()),
+    env: withSystemRoot(env),
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     encoding: 'utf8',
     timeout: options.timeoutMs ?? 20_000,

@@ -1,7 +1,16 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { executable, git, recordingIO, runHookFile, tempDir, tempRepo, tempTree } from '../src/index.ts';
+import {
+  executable,
+  git,
+  recordingIO,
+  runHookCommand,
+  runHookFile,
+  tempDir,
+  tempRepo,
+  tempTree,
+} from '../src/index.ts';
 
 const collected = tempDir('kit-collected');
 let fromEarlierTest = '';
@@ -45,4 +54,21 @@ test('runHookFile passes stdin and the environment it is given', () => {
     stderr: '',
   });
   expect(runHookFile(join(root, 'echo.mjs'), { a: 1 }, { env: {} }).stdout).toBe('undefined:{"a":1}');
+});
+
+test('runHookCommand expands ${CLAUDE_PROJECT_DIR} in args and sets it, as Claude Code does', () => {
+  const project = tempTree({
+    '.claude/hooks/echo.cjs': 'process.stdout.write(`${process.argv[2]}|${process.env.CLAUDE_PROJECT_DIR}`);',
+  });
+  const handler = {
+    command: process.execPath,
+    args: ['${CLAUDE_PROJECT_DIR}/.claude/hooks/echo.cjs', '${CLAUDE_PROJECT_DIR}/x'],
+  };
+  expect(runHookCommand(handler, '', { env: {}, projectDir: project }).stdout).toBe(
+    `${project}/x|${project}`,
+  );
+  expect(runHookCommand(handler, '', { env: { CLAUDE_PROJECT_DIR: project } }).stdout).toBe(
+    `${project}/x|${project}`,
+  );
+  expect(() => runHookCommand(handler, '', { env: {} })).toThrow(/pass projectDir/);
 });
