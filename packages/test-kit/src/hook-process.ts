@@ -57,6 +57,14 @@ const kitVariables = [
   'PIPE_GUARD_REGISTRY',
 ];
 
+/**
+ * The node that runs hook processes: `KIT_TEST_NODE` when set (the README test command's second
+ * pass, with Node 24), else the one running the tests.
+ */
+export function hookNode(): string {
+  return process.env.KIT_TEST_NODE || process.execPath;
+}
+
 /** The test runner's environment without the kit's variables, plus `extra`. */
 export function hookEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env };
@@ -69,11 +77,7 @@ export function hookEnv(extra: Record<string, string | undefined> = {}): Record<
  * are, anything else as JSON). Never throws; a process that outlives the timeout is killed.
  */
 export function runHookFile(file: string, stdin: unknown, options: HookRunOptions = {}): HookRun {
-  return runHookCommand(
-    { command: process.execPath, args: [...(options.nodeArgs ?? []), file] },
-    stdin,
-    options,
-  );
+  return runHookCommand({ command: hookNode(), args: [...(options.nodeArgs ?? []), file] }, stdin, options);
 }
 
 const projectDirPlaceholder = '${CLAUDE_PROJECT_DIR}';
@@ -82,6 +86,7 @@ const projectDirPlaceholder = '${CLAUDE_PROJECT_DIR}';
  * Runs an installed handler exactly as the host does: its command and args, the payload on stdin.
  * An arg holding `${CLAUDE_PROJECT_DIR}` (a project install) is expanded as Claude Code 2.1.332
  * does, and the process gets CLAUDE_PROJECT_DIR; without a project folder to give it, that throws.
+ * With KIT_TEST_NODE set, a handler's `node` is that node (hookNode).
  */
 export function runHookCommand(handler: ExecHandler, stdin: unknown, options: HookRunOptions = {}): HookRun {
   let env = options.env ?? hookEnv();
@@ -95,7 +100,8 @@ export function runHookCommand(handler: ExecHandler, stdin: unknown, options: Ho
     args = args.map((arg) => arg.split(projectDirPlaceholder).join(projectDir));
     env = { ...env, CLAUDE_PROJECT_DIR: projectDir };
   }
-  const run = spawnSync(handler.command, args, {
+  const command = handler.command === 'node' && process.env.KIT_TEST_NODE ? hookNode() : handler.command;
+  const run = spawnSync(command, args, {
     input: typeof stdin === 'string' || Buffer.isBuffer(stdin) ? stdin : JSON.stringify(stdin),
     env: withSystemRoot(env),
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),

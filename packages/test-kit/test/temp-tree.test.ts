@@ -1,10 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
   executable,
   git,
+  hookEnv,
   recordingIO,
+  hookNode,
   runHookCommand,
   runHookFile,
   tempDir,
@@ -71,4 +74,16 @@ test('runHookCommand expands ${CLAUDE_PROJECT_DIR} in args and sets it, as Claud
     `${project}/x|${project}`,
   );
   expect(() => runHookCommand(handler, '', { env: {} })).toThrow(/pass projectDir/);
+});
+
+test('hook processes run on hookNode(): KIT_TEST_NODE when set, else this node', () => {
+  const root = tempTree({ 'version.cjs': 'process.stdout.write(process.version)' });
+  const expected = process.env.KIT_TEST_NODE
+    ? spawnSync(process.env.KIT_TEST_NODE, ['--version'], { encoding: 'utf8' }).stdout.trim()
+    : process.version;
+  expect(hookNode()).toBe(process.env.KIT_TEST_NODE || process.execPath);
+  expect(runHookFile(join(root, 'version.cjs'), '', { env: hookEnv() }).stdout).toBe(expected);
+  const handler = { command: 'node', args: [join(root, 'version.cjs')] };
+  if (process.env.KIT_TEST_NODE)
+    expect(runHookCommand(handler, '', { env: hookEnv() }).stdout).toBe(expected);
 });
