@@ -398,3 +398,18 @@ describe('uninstall removes only its own handler', () => {
     expect(readFileSync(projectSettings(root), 'utf8')).toBe(before);
   });
 });
+
+test('a matcher is any tool name or matcher expression, written as given and checked by doctor', async () => {
+  for (const matcher of ['Edit|Write', 'mcp__github__create_issue']) {
+    const root = tempTree();
+    const home = tempTree();
+    const other = { ...guard, matcher };
+    expect((await cli(other, ['install', '--project'], { cwd: root, home })).code).toBe(0);
+    expect(JSON.parse(readFileSync(projectSettings(root), 'utf8')).hooks.PreToolUse).toEqual([
+      { matcher, hooks: [handlerFor(root)] },
+    ]);
+    const doctor = await cli(other, ['doctor', '--project'], { cwd: root, home });
+    expect(doctor.stdout).toContain(`settings entry in ${projectSettings(root)}: matcher ${matcher}, node`);
+    expect(doctor.code).toBe(0);
+  }
+});
