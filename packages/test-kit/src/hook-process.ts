@@ -12,7 +12,7 @@ export interface HookRun {
 export interface HookRunOptions {
   env?: Record<string, string | undefined>; // the whole environment; default hookEnv()
   cwd?: string;
-  nodeArgs?: string[]; // before the file: `--import probe.mjs`
+  nodeArgs?: string[]; // before the file: `--require probe.cjs`
   timeoutMs?: number; // default 20 s
   /**
    * The folder Claude Code was started in: `${CLAUDE_PROJECT_DIR}` in a handler's args becomes it,
