@@ -12,7 +12,9 @@ const folders = [
   'bench',
   'corpus',
   ...readdirSync(join(root, 'packages')).map((name) => join('packages', name)),
-  ...readdirSync(join(root, 'examples')).map((name) => join('examples', name)),
+  ...(existsSync(join(root, 'examples')) ? readdirSync(join(root, 'examples')) : []).map((name) =>
+    join('examples', name),
+  ),
 ];
 const totals = { passed: 0, failed: 0, skipped: 0 };
 // turbo's log of each package's test task, and the Node 24 pass's (scripts/test-node-24.sh).

@@ -185,33 +185,41 @@ describe('installs racing each other lose nothing', () => {
 });
 
 describe('settings files as users keep them', () => {
-  test('a dangling settings symlink is written through to its target, the link kept', async () => {
-    const dotfiles = tempTree({ 'claude/': '' });
-    const root = tempTree({ '.claude/': '' });
-    const target = join(dotfiles, 'claude', 'settings.json');
-    symlinkSync(target, settingsOf(root));
-    const result = await cli(guard, ['install', '--project'], { cwd: root, home: tempDir() });
-    expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(lstatSync(settingsOf(root)).isSymbolicLink()).toBe(true);
-    expect(readJson(target).hooks.PreToolUse).toHaveLength(1);
-    expect(result.stdout).toContain(`  settings ${settingsOf(root)} -> ${target} (handler added)`);
-    await cli(guard, ['uninstall', '--project'], { cwd: root, home: tempDir() });
-    expect(lstatSync(settingsOf(root)).isSymbolicLink()).toBe(true);
-    expect(existsSync(target)).toBe(false);
-  });
+  // Windows gives symlinks to administrators only.
+  const symlinks = process.platform !== 'win32';
+  test.skipIf(!symlinks)(
+    'a dangling settings symlink is written through to its target, the link kept',
+    async () => {
+      const dotfiles = tempTree({ 'claude/': '' });
+      const root = tempTree({ '.claude/': '' });
+      const target = join(dotfiles, 'claude', 'settings.json');
+      symlinkSync(target, settingsOf(root));
+      const result = await cli(guard, ['install', '--project'], { cwd: root, home: tempDir() });
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(lstatSync(settingsOf(root)).isSymbolicLink()).toBe(true);
+      expect(readJson(target).hooks.PreToolUse).toHaveLength(1);
+      expect(result.stdout).toContain(`  settings ${settingsOf(root)} -> ${target} (handler added)`);
+      await cli(guard, ['uninstall', '--project'], { cwd: root, home: tempDir() });
+      expect(lstatSync(settingsOf(root)).isSymbolicLink()).toBe(true);
+      expect(existsSync(target)).toBe(false);
+    },
+  );
 
-  test('a relative symlink chain: the backup message names the real backup, which holds the old text', async () => {
-    const before = '{\n  "model": "opus"\n}\n';
-    const root = tempTree({ 'real/settings.json': before, '.claude/': '' });
-    symlinkSync('real/settings.json', join(root, 'middle.json'));
-    symlinkSync('../middle.json', settingsOf(root));
-    const result = await cli(guard, ['install', '--project'], { cwd: root, home: tempDir() });
-    const realBackup = join(root, 'real', 'settings.json.bak');
-    expect(result.stdout).toContain(`; backup ${realBackup})`);
-    expect(readFileSync(realBackup, 'utf8')).toBe(before);
-    expect(existsSync(`${settingsOf(root)}.bak`)).toBe(false);
-    expect(lstatSync(settingsOf(root)).isSymbolicLink()).toBe(true);
-  });
+  test.skipIf(!symlinks)(
+    'a relative symlink chain: the backup message names the real backup, which holds the old text',
+    async () => {
+      const before = '{\n  "model": "opus"\n}\n';
+      const root = tempTree({ 'real/settings.json': before, '.claude/': '' });
+      symlinkSync('real/settings.json', join(root, 'middle.json'));
+      symlinkSync('../middle.json', settingsOf(root));
+      const result = await cli(guard, ['install', '--project'], { cwd: root, home: tempDir() });
+      const realBackup = join(root, 'real', 'settings.json.bak');
+      expect(result.stdout).toContain(`; backup ${realBackup})`);
+      expect(readFileSync(realBackup, 'utf8')).toBe(before);
+      expect(existsSync(`${settingsOf(root)}.bak`)).toBe(false);
+      expect(lstatSync(settingsOf(root)).isSymbolicLink()).toBe(true);
+    },
+  );
 
   test('an empty file is {}: install fills it, uninstall gives the empty file back', async () => {
     for (const empty of ['', '\n', '\uFEFF  \n']) {
