@@ -1,6 +1,7 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type HookRuntime, onPath, readTextFile, tempFolderOf } from '@kit/fail-open';
+import type { PathKind } from './csharp-path.ts';
 import type { MarkerStore } from './escape.ts';
 import type { FolderEntry } from './project-marker.ts';
 
@@ -17,6 +18,7 @@ export interface GuardContext extends MarkerStore {
   tempFolder: string; // the OS temp folder; markers live in <tempFolder>/roseline-gate/<session>/
   findOnPath: (name: string, env: Record<string, string | undefined>) => string | null; // no subprocess
   listFolder: (dir: string) => FolderEntry[] | null; // null: cannot be read
+  pathKind: (path: string) => PathKind; // what the Read's path names: only a file (or nothing yet) is C# source
 }
 
 /** What `fileSystemContext` needs besides the real file system. */
@@ -41,6 +43,7 @@ export function fileSystemContext(options: FileSystemContextOptions): GuardConte
     tempFolder: options.tempFolder,
     findOnPath: (name, env) => onPath(name, env, platform),
     listFolder,
+    pathKind,
     readText: readTextFile,
     writeText,
     removeFile,
@@ -65,6 +68,17 @@ function listFolder(dir: string): FolderEntry[] | null {
     }));
   } catch {
     return null;
+  }
+}
+
+function pathKind(path: string): PathKind {
+  try {
+    const stats = statSync(path, { throwIfNoEntry: false });
+    if (stats === undefined) return 'missing';
+    return stats.isFile() ? 'file' : 'not-a-file';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'unknown';
   }
 }
 

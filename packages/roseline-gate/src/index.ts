@@ -4,6 +4,8 @@ export { evaluate, launcherName, ruleId, switchName } from './evaluate.ts';
 export type { FileSystemContextOptions, GuardContext } from './context.ts';
 /** Contexts on the real file system: one with explicit env/cwd/temp folder, and the hook's own. */
 export { fileSystemContext, realContext } from './context.ts';
+/** What a path names on disk: the `pathKind` probe's answer. */
+export type { PathKind } from './csharp-path.ts';
 /** True for a C# source path (`.cs` in any case, either separator). */
 export { isCSharpSource } from './csharp-path.ts';
 /** The escape store's probes and outcome. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type HookInput, readPayload, type Verdict } from '@kit/gate-approval';
 import { executable, tempDir, tempTree } from '@kit/test-kit';
 import { fileSystemContext, type GuardContext } from '../src/context.ts';
+import type { PathKind } from '../src/csharp-path.ts';
 import type { FolderEntry, ListFolder } from '../src/project-marker.ts';
 
 /** A folder holding a runnable stub `dnx` (`dnx.cmd` on Windows): put it on PATH to make the launcher probe succeed. */
@@ -91,6 +92,7 @@ export function fakeContext(options: {
   cwd?: string;
   unreadable?: string[];
   writable?: boolean;
+  pathKinds?: Record<string, PathKind>; // over what `files` says (a file, a folder above one, else missing)
 }): { context: GuardContext; markers: Map<string, string>; advance: (ms: number) => void } {
   const flavor = options.flavor ?? path.posix;
   const markers = new Map<string, string>();
@@ -104,6 +106,13 @@ export function fakeContext(options: {
     findOnPath: (name) =>
       options.launcher === false ? null : flavor.join(flavor === path.win32 ? 'C:\\bin' : '/bin', `${name}`),
     listFolder: fakeListFolder(options.files, flavor, options.unreadable),
+    pathKind: (path) =>
+      options.pathKinds?.[path] ??
+      (options.files.includes(path)
+        ? 'file'
+        : options.files.some((file) => file.startsWith(path + flavor.sep))
+          ? 'not-a-file'
+          : 'missing'),
     readText: (file) => {
       const text = markers.get(file);
       return text === undefined
