@@ -18,52 +18,70 @@ export type EscapeOutcome =
   | { kind: 'armed'; marker: string } // deny; the marker now lets the next identical Read through
   | { kind: 'unwritable'; marker: string }; // the marker could not be written: no escape could exist, so no opinion
 
+/** The fields of a Read's input that make two Reads the identical Read. */
+export interface ReadIdentity {
+  file_path: string; // as the host sent it
+  offset?: unknown; // the first line asked for
+  limit?: unknown; // how many lines
+  pages?: unknown; // a PDF's pages
+}
+
+/**
+ * The key of one Read for the escape: the path as sent and the part of the file asked for. An
+ * absent field and `null` are the same. Other input fields are left out on purpose: a field the host
+ * adds later, or one it fills per call, must not make every retry a different Read.
+ */
+export function readIdentity(read: ReadIdentity): string {
+  return JSON.stringify([read.file_path, read.offset ?? null, read.limit ?? null, read.pages ?? null]);
+}
+
 /** The folder holding one session's markers: `<temp>/roseline-gate/<session>`. */
 export function sessionMarkerFolder(tempFolder: string, sessionId: string, flavor: PathFlavor): string {
   return flavor.join(tempFolder, 'roseline-gate', sessionFolderName(sessionId));
 }
 
-/** The marker file of one Read: the session folder plus a hash of the file path as the host sent it. */
+/** The marker file of one Read: the session folder plus a hash of the Read's `readIdentity`. */
 export function escapeMarkerPath(
   tempFolder: string,
   sessionId: string,
-  filePath: string,
+  identity: string,
   flavor: PathFlavor,
 ): string {
   return flavor.join(
     sessionMarkerFolder(tempFolder, sessionId, flavor),
-    `${sha256(filePath).slice(0, 32)}.json`,
+    `${sha256(identity).slice(0, 32)}.json`,
   );
 }
 
 /**
  * Consumes a fresh marker (the Read passes) or arms a new one (the Read is denied). A marker that is
- * stale, from the future, unreadable or for another path counts as none: the Read is denied again.
+ * stale, from the future, unreadable or for another Read counts as none: the Read is denied again.
+ * `identity` is the Read's `readIdentity`.
  */
 export function takeOrArmEscape(
   store: MarkerStore,
-  where: { tempFolder: string; sessionId: string; filePath: string; flavor: PathFlavor },
+  where: { tempFolder: string; sessionId: string; identity: string; flavor: PathFlavor },
   now: number,
 ): EscapeOutcome {
-  const marker = escapeMarkerPath(where.tempFolder, where.sessionId, where.filePath, where.flavor);
-  const deniedAt = deniedAtOf(store.readText(marker), where.filePath);
+  const marker = escapeMarkerPath(where.tempFolder, where.sessionId, where.identity, where.flavor);
+  const deniedAt = deniedAtOf(store.readText(marker), where.identity);
   if (deniedAt !== null && now >= deniedAt && now - deniedAt <= escapeWindowMs) {
     // A marker that cannot be removed lets identical Reads through until it goes stale: failing
     // open for at most the window is the right side to err on.
     store.removeFile(marker);
     return { kind: 'pass', marker };
   }
-  const text = `${JSON.stringify({ deniedAt: now, filePath: where.filePath })}\n`;
+  const text = `${JSON.stringify({ deniedAt: now, identity: where.identity })}\n`;
   return store.writeText(marker, text) ? { kind: 'armed', marker } : { kind: 'unwritable', marker };
 }
 
-function deniedAtOf(read: Outcome<string, TextFileProblem>, filePath: string): number | null {
+function deniedAtOf(read: Outcome<string, TextFileProblem>, identity: string): number | null {
   if (!read.ok) return null;
   try {
     const parsed: unknown = JSON.parse(read.value);
     if (typeof parsed !== 'object' || parsed === null) return null;
-    const { deniedAt, filePath: markedPath } = parsed as Record<string, unknown>;
-    return typeof deniedAt === 'number' && Number.isFinite(deniedAt) && markedPath === filePath
+    const { deniedAt, identity: markedIdentity } = parsed as Record<string, unknown>;
+    return typeof deniedAt === 'number' && Number.isFinite(deniedAt) && markedIdentity === identity
       ? deniedAt
       : null;
   } catch {

@@ -9,7 +9,7 @@ import {
 } from '@kit/gate-approval';
 import type { GuardContext } from './context.ts';
 import { absoluteFilePath, isCSharpSource, pathFlavorOf } from './csharp-path.ts';
-import { takeOrArmEscape } from './escape.ts';
+import { readIdentity, takeOrArmEscape } from './escape.ts';
 import { findProjectMarker } from './project-marker.ts';
 import { buildDenyText, guardName } from './reasons.ts';
 
@@ -60,7 +60,7 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
     {
       tempFolder: context.tempFolder,
       sessionId,
-      filePath: read.file_path,
+      identity: readIdentity(read),
       flavor: pathFlavorOf(context.tempFolder, context.platform),
     },
     context.now(),

@@ -8,10 +8,16 @@ export { fileSystemContext, realContext } from './context.ts';
 export type { PathKind } from './csharp-path.ts';
 /** True for a C# source path (`.cs` in any case, either separator). */
 export { isCSharpSource } from './csharp-path.ts';
-/** The escape store's probes and outcome. */
-export type { EscapeOutcome, MarkerStore } from './escape.ts';
-/** The one-shot escape: where a denial's marker lives, and the consume-or-arm step. */
-export { escapeMarkerPath, escapeWindowMs, sessionMarkerFolder, takeOrArmEscape } from './escape.ts';
+/** The escape store's probes and outcome, and the fields that make two Reads identical. */
+export type { EscapeOutcome, MarkerStore, ReadIdentity } from './escape.ts';
+/** The one-shot escape: a Read's key, where a denial's marker lives, and the consume-or-arm step. */
+export {
+  escapeMarkerPath,
+  escapeWindowMs,
+  readIdentity,
+  sessionMarkerFolder,
+  takeOrArmEscape,
+} from './escape.ts';
 /** The marker search's probe, outcome and bounds. */
 export type { FolderEntry, ListFolder, MarkerSearch, MarkerSearchLimits } from './project-marker.ts';
 /** The bounded project marker search: `.csproj`, then `.sln`, walking up; then below the cwd. */

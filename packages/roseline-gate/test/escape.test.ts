@@ -4,7 +4,7 @@ import type { HookInput } from '@kit/gate-approval';
 import { tempDir, tempTree } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
 import { fileSystemContext } from '../src/context.ts';
-import { escapeMarkerPath, escapeWindowMs, sessionMarkerFolder } from '../src/escape.ts';
+import { escapeMarkerPath, escapeWindowMs, readIdentity, sessionMarkerFolder } from '../src/escape.ts';
 import { evaluate } from '../src/evaluate.ts';
 import {
   envWithPath,
@@ -39,6 +39,55 @@ describe('the one-shot escape', () => {
     expect(kinds).toEqual(['deny', 'deny', 'none', 'none', 'deny']);
   });
 
+  // The identical Read is the same file_path, offset, limit and pages: a retry that asks for
+  // another part of the file neither takes the escape nor uses it up.
+  describe('identity: offset, limit and pages', () => {
+    const part = (file: string, root: string, fields: Record<string, unknown>) => {
+      const call = readCall(file, root);
+      return { ...call, tool_input: { ...call.tool_input, ...fields } };
+    };
+    test.for([
+      ['the whole file, then lines 10-29', {}, { offset: 10, limit: 20 }],
+      ['lines 10-29, then the whole file', { offset: 10, limit: 20 }, {}],
+      ['lines 10-29, then lines 10-', { offset: 10, limit: 20 }, { offset: 10 }],
+      ['lines 10-29, then lines 11-30', { offset: 10, limit: 20 }, { offset: 11, limit: 20 }],
+      ['the first 20 lines, then lines 1-20 by offset', { limit: 20 }, { offset: 1, limit: 20 }],
+      ['pages 1-2, then page 3', { pages: '1-2' }, { pages: '3' }],
+      ['the whole file, then pages 1-2', {}, { pages: '1-2' }],
+    ] as [string, Record<string, unknown>, Record<string, unknown>][])(
+      '%s: the other Read is denied, and the identical retry still passes',
+      ([, first, other]) => {
+        const { root, a } = project();
+        const { context, advance } = realFsContext(envWithPath([stubLauncherFolder()]));
+        const kinds = [first, other, first, other].map((fields) => {
+          const kind = evaluate(part(a, root, fields), context).kind;
+          advance(1_000);
+          return kind;
+        });
+        expect(kinds).toEqual(['deny', 'deny', 'none', 'none']);
+      },
+    );
+    test.for([
+      ['the whole file', {}, {}],
+      ['lines 10-29', { offset: 10, limit: 20 }, { offset: 10, limit: 20 }],
+      ['pages 1-2', { pages: '1-2' }, { pages: '1-2' }],
+      ['an absent offset, then a null one', {}, { offset: null }],
+      ['fields the escape does not look at', { note: 'first' }, { note: 'second' }],
+    ] as [string, Record<string, unknown>, Record<string, unknown>][])(
+      'the control, %s: deny, pass, deny',
+      ([, first, retry]) => {
+        const { root, a } = project();
+        const { context, advance } = realFsContext(envWithPath([stubLauncherFolder()]));
+        const kinds = [first, retry, retry].map((fields) => {
+          const kind = evaluate(part(a, root, fields), context).kind;
+          advance(1_000);
+          return kind;
+        });
+        expect(kinds).toEqual(['deny', 'none', 'deny']);
+      },
+    );
+  });
+
   test("per session: another session's denial is no escape", () => {
     const { root, a } = project();
     const { context } = realFsContext(envWithPath([stubLauncherFolder()]));
@@ -71,28 +120,36 @@ describe('the one-shot escape', () => {
   });
 
   test.for([
-    ['garbage', 'not json'],
+    ['garbage', () => 'not json'],
     [
-      'a marker for another path',
-      JSON.stringify({ deniedAt: 1_700_000_000_000, filePath: '/else/where.cs' }),
+      'a marker for another Read',
+      () =>
+        JSON.stringify({
+          deniedAt: 1_700_000_000_000,
+          identity: readIdentity({ file_path: '/else/where.cs' }),
+        }),
     ],
-    ['a marker from the future', JSON.stringify({ deniedAt: 1_800_000_000_000, filePath: 'SELF' })],
-    ['a string timestamp', JSON.stringify({ deniedAt: '1700000000000', filePath: 'SELF' })],
-  ] as [string, string][])('%s counts as no marker: deny', ([, text]) => {
+    [
+      'a marker from the future',
+      (id: string) => JSON.stringify({ deniedAt: 1_800_000_000_000, identity: id }),
+    ],
+    ['a string timestamp', (id: string) => JSON.stringify({ deniedAt: '1700000000000', identity: id })],
+  ] as [string, (id: string) => string][])('%s counts as no marker: deny', ([, text]) => {
     const { root, a } = project();
     const { context, temp } = realFsContext(envWithPath([stubLauncherFolder()]));
-    const marker = escapeMarkerPath(temp, 'session-1', a, path);
+    const id = readIdentity({ file_path: a });
     // Written where the gate looks, through its own store (folders included).
-    expect(context.writeText(marker, text.replace('SELF', a.replaceAll('\\', '\\\\')))).toBe(true);
+    expect(context.writeText(escapeMarkerPath(temp, 'session-1', id, path), text(id))).toBe(true);
     expect(evaluate(readCall(a, root), context).kind).toBe('deny');
   });
 
   test('the control: a fresh marker written by hand passes', () => {
     const { root, a } = project();
     const { context, temp } = realFsContext(envWithPath([stubLauncherFolder()]));
+    const id = readIdentity({ file_path: a });
     context.writeText(
-      escapeMarkerPath(temp, 'session-1', a, path),
-      JSON.stringify({ deniedAt: context.now() - 1_000, filePath: a }),
+      escapeMarkerPath(temp, 'session-1', id, path),
+      JSON.stringify({ deniedAt: context.now() - 1_000, identity: id }),
     );
     expect(evaluate(readCall(a, root), context).kind).toBe('none');
   });
