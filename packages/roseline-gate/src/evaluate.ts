@@ -63,7 +63,7 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
       identity: readIdentity(read),
       flavor: pathFlavorOf(context.tempFolder, context.platform),
     },
-    context.now(),
+    () => context.now(),
   );
   if (escapeOutcome.kind === 'pass') return none();
   if (escapeOutcome.kind === 'unwritable') return cannotJudge('marker-unwritable');

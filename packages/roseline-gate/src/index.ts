@@ -9,10 +9,11 @@ export type { PathKind } from './csharp-path.ts';
 /** True for a C# source path (`.cs` in any case, either separator). */
 export { isCSharpSource } from './csharp-path.ts';
 /** The escape store's probes and outcome, and the fields that make two Reads identical. */
-export type { EscapeOutcome, MarkerStore, ReadIdentity } from './escape.ts';
+export type { EscapeOutcome, MarkerRead, MarkerStore, ReadIdentity } from './escape.ts';
 /** The one-shot escape: a Read's key, where a denial's marker lives, and the consume-or-arm step. */
 export {
   escapeMarkerPath,
+  escapeQuietMs,
   escapeWindowMs,
   readIdentity,
   sessionMarkerFolder,
