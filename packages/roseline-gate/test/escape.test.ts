@@ -349,6 +349,30 @@ describe('no fail-open path arms a marker', () => {
     expect(filesBelow(temp)).toEqual([]);
   });
 
+  test('nor touches one: fail-open Reads amid a pending escape leave it to the retry', () => {
+    const { root, a } = project();
+    const launcher = stubLauncherFolder();
+    const { context, advance, temp } = realFsContext(envWithPath([launcher]));
+    expect(evaluate(readCall(a, root), context).kind).toBe('deny');
+    const [marker] = filesBelow(temp);
+    const before = context.readMarker(path.join(temp, marker as string));
+    advance(escapeQuietMs);
+    // The same Read, each failing open at its own step, at the same clock: none may touch the marker.
+    const failing = [
+      fileSystemContext({
+        env: envWithPath([launcher], { ROSELINE_GATE: 'off' }),
+        cwd: root,
+        tempFolder: temp,
+        now: context.now,
+      }),
+      fileSystemContext({ env: envWithPath([]), cwd: root, tempFolder: temp, now: context.now }),
+    ];
+    for (const failOpen of failing) expect(evaluate(readCall(a, root), failOpen).kind).toBe('none');
+    expect(evaluate({ ...readCall(a, root), session_id: undefined }, context).kind).toBe('cannotJudge');
+    expect(context.readMarker(path.join(temp, marker as string))).toEqual(before);
+    expect(evaluate(readCall(a, root), context).kind).toBe('none');
+  });
+
   test('the control: a deny arms exactly one marker', () => {
     const { root, a } = project();
     const { context, temp } = realFsContext(envWithPath([stubLauncherFolder()]));
