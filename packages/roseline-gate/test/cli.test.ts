@@ -133,10 +133,12 @@ describe('the shared CLI over this guard', () => {
       expect(r.out).toContain(`\nok   dnx on PATH: ${dnx}, but ROSELINE_GATE=off disables the gate\n`);
     });
 
-    test.skipIf(onPath('dnx', withPath([nodeFolder])) !== null)(
+    // A launcher on another drive than the cwd (Windows) has no relative spelling.
+    const relativeLauncherFolder = path.relative(process.cwd(), path.dirname(launcher()));
+    test.skipIf(onPath('dnx', withPath([nodeFolder])) !== null || path.isAbsolute(relativeLauncherFolder))(
       'dnx reachable only through a relative PATH entry counts as not on PATH',
       async () => {
-        const relative = path.relative(process.cwd(), path.dirname(launcher()));
+        const relative = relativeLauncherFolder;
         const r = await doctor(withPath([nodeFolder, relative]));
         expect(r.code).toBe(0);
         expect(r.out).toContain('\nwarn dnx is not on PATH: ');
