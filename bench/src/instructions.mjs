@@ -31,7 +31,8 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => readOption(args, name, fallback);
 const runs = Number(option('--runs', '1'));
 const major = parseMajors(option('--node', process.versions.node.split('.')[0]))[0];
-const cacheDir = resolve(option('--node-cache', defaultCacheDir()));
+const callerDir = process.env.INIT_CWD || process.cwd();
+const cacheDir = resolve(callerDir, option('--node-cache', defaultCacheDir()));
 const bundles = option('--bundles', undefined);
 const out = resolve(here, '..', option('--out', 'results/instructions.json'));
 const say = (text) => process.stderr.write(`${text}\n`);
@@ -61,7 +62,7 @@ function main() {
     const handlers = {};
     for (const guard of guards) {
       handlers[guard] = installGuard(root, guard, scratch);
-      if (bundles !== undefined) replaceInstalledBundle(handlers[guard], guard, bundles);
+      if (bundles !== undefined) replaceInstalledBundle(handlers[guard], guard, resolve(callerDir, bundles));
     }
     const rows = defineClasses(scratch).map((c) => ({ ...c, kind: 'kit', handler: handlers[c.guard] }));
     if (peer.handler !== undefined) {

@@ -48,11 +48,15 @@ const smoke = args.includes('--smoke');
 const runs = Number(option('--runs', smoke ? '1' : '40'));
 const thisMajor = Number(process.versions.node.split('.')[0]);
 const majors = parseMajors(option('--node', (smoke ? [24, thisMajor] : defaultMajors).join(',')));
-const cacheDir = resolve(option('--node-cache', defaultCacheDir()));
-const corpusFile = resolve(option('--corpus', join(root, 'corpus/agent-commands.jsonl')));
+// Paths given on the command line are read from where the command was typed: under `pnpm bench`
+// this script runs in bench/, and pnpm names the caller's folder in INIT_CWD.
+const callerDir = process.env.INIT_CWD || process.cwd();
+const cacheDir = resolve(callerDir, option('--node-cache', defaultCacheDir()));
+const corpusFile = resolve(callerDir, option('--corpus', join(root, 'corpus/agent-commands.jsonl')));
 const corpusSize = Number(option('--corpus-size', smoke ? '10' : '120'));
 const corpusRuns = Number(option('--corpus-runs', '1'));
 const bundles = option('--bundles', undefined);
+const bundleDir = bundles === undefined ? undefined : resolve(callerDir, bundles);
 const out = resolve(here, '..', option('--out', 'results/latest.json'));
 const quiet = args.includes('--quiet');
 const codeCache = !args.includes('--no-code-cache');
@@ -111,7 +115,7 @@ async function main() {
     const handlers = {};
     for (const guard of guards) {
       handlers[guard] = installGuard(root, guard, scratch);
-      if (bundles !== undefined) replaceInstalledBundle(handlers[guard], guard, bundles);
+      if (bundleDir !== undefined) replaceInstalledBundle(handlers[guard], guard, bundleDir);
     }
 
     // The rows: every kit class, then the peer on each distinct Bash payload the classes use.
