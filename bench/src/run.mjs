@@ -407,7 +407,7 @@ function printReport(report) {
   const c = report.corpusSample;
   log(
     c.skipped === undefined
-      ? `corpus: ${c.sampled} of ${c.total} commands in ${c.file} (every ${c.step}th), ${c.runs} timed call(s) each`
+      ? `corpus: ${c.sampled} of ${c.total} commands in ${c.file} (${c.step === 1 ? 'all of them' : `one line in ${c.step}`}), ${c.runs} timed call(s) each`
       : `corpus: skipped (${c.skipped})`,
   );
   for (const s of report.skippedNodes) log(`Node ${s.major}: skipped (${s.skipped})`);
