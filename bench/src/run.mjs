@@ -85,6 +85,8 @@ function quantile(values, q) {
 }
 const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length;
 const round2 = (n) => Math.round(n * 100) / 100;
+/** Lets a pending SIGINT or SIGTERM handler run between the synchronous spawns. */
+const yieldToSignals = () => new Promise((resolve) => setImmediate(resolve));
 /** A table cell's text with its pipes escaped, so `make test | tail -5` stays one Markdown cell. */
 const md = (text) => String(text).replaceAll('|', '\\|');
 
@@ -111,6 +113,14 @@ async function main() {
   if (peer.skipped !== undefined) say(`bench: the peer cc-safety-net skipped: ${peer.skipped}`);
 
   const scratch = makeScratchProject();
+  // A run stopped by hand still removes its scratch project: the loops below yield to the event
+  // loop after each row, where this handler runs.
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      rmSync(scratch.base, { recursive: true, force: true });
+      process.exit(130);
+    });
+  }
   try {
     const handlers = {};
     for (const guard of guards) {
@@ -171,6 +181,7 @@ async function main() {
           floorSamples.get(node.major).push(floor.ms);
           cell.samples.push(hook.ms);
         }
+        await yieldToSignals();
       }
       if (round === -1) say(`bench: warm-up round done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     }
@@ -180,7 +191,7 @@ async function main() {
     if (sample.skipped !== undefined) say(`bench: corpus mean skipped: ${sample.skipped}`);
     const corpus =
       sample.skipped === undefined
-        ? measureCorpus(scratch, nodes, handlers, peer, sample, floorOf)
+        ? await measureCorpus(scratch, nodes, handlers, peer, sample, floorOf)
         : undefined;
     const loadAfter = loadavg();
 
@@ -256,7 +267,7 @@ async function main() {
  * untimed probe in a TMPDIR emptied of mvdan-sh's code cache shows whether that call loads the
  * parser (and leaves the cache warm for the timed calls after it).
  */
-function measureCorpus(scratch, nodes, handlers, peer, sample, floorOf) {
+async function measureCorpus(scratch, nodes, handlers, peer, sample, floorOf) {
   const bashGuards = guards.filter((g) => g !== 'roseline-gate');
   const subjects = bashGuards.map((g) => ({ guard: g, kind: 'kit', handler: handlers[g] }));
   if (peer.handler !== undefined) subjects.push({ guard: peer.name, kind: 'peer', handler: peer.handler });
@@ -273,7 +284,7 @@ function measureCorpus(scratch, nodes, handlers, peer, sample, floorOf) {
     byNode.set(node.major, { floors, cells });
   }
   const started = Date.now();
-  sample.sample.forEach((command, at) => {
+  for (const [at, command] of sample.sample.entries()) {
     for (const node of nodes) {
       const { floors, cells } = byNode.get(node.major);
       for (const cell of cells) {
@@ -298,11 +309,12 @@ function measureCorpus(scratch, nodes, handlers, peer, sample, floorOf) {
         cell.perCommand.push(median(times));
       }
     }
+    await yieldToSignals();
     if ((at + 1) % 20 === 0)
       say(
         `bench: corpus ${at + 1}/${sample.sample.length} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
       );
-  });
+  }
   return byNode;
 }
 
