@@ -51,10 +51,13 @@ function versionOf(binary) {
 function npmInstall(cacheDir, folder, spec, ready, say) {
   const target = join(cacheDir, folder);
   if (ready(target)) return { target, installed: false };
-  mkdirSync(cacheDir, { recursive: true });
   const staging = `${target}.tmp-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
+  try {
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(staging, { recursive: true });
+  } catch (error) {
+    return { reason: `cannot write the cache folder ${cacheDir}: ${error.message}` };
+  }
   say(`bench: installing ${spec} into ${target}`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const result = spawnSync(

@@ -23,7 +23,7 @@ import {
   bashPayload,
   benchEnv,
   budgets,
-  clearParserTrace,
+  clearCodeCache,
   commandLabel,
   defineClasses,
   guards,
@@ -288,7 +288,7 @@ async function measureCorpus(scratch, nodes, handlers, peer, sample, floorOf) {
     for (const node of nodes) {
       const { floors, cells } = byNode.get(node.major);
       for (const cell of cells) {
-        if (cell.kind === 'kit') clearParserTrace(cell.temp);
+        if (cell.kind === 'kit') clearCodeCache(cell.temp);
         const probe = timeSpawn(
           cell.spawn.command,
           cell.spawn.args,

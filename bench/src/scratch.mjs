@@ -104,8 +104,8 @@ export function replaceInstalledBundle(handler, guard, dir) {
 const codeCacheFolder = (temp) => join(temp, `kit-code-cache-${process.getuid?.() ?? 'user'}`);
 
 /**
- * The environment of one class's spawns under one node: the scratch HOME, PATH with the scratch
- * bin (the fake `dnx`) and then the measured node's own folder first (so anything the hook starts as
+ * The environment of one class's spawns under one node: the scratch HOME, a PATH led by the
+ * scratch bin (the fake `dnx`) and the measured node's own folder (so anything the hook starts as
  * `node` is that binary too), and a TMPDIR of the class's own, so what one class leaves there
  * (mvdan-sh's code cache) is that class's own doing. Without a code cache, the cache folder is made
  * writable by everyone, which the loader refuses to read or write: every parse compiles mvdan-sh
@@ -142,7 +142,7 @@ export function hasLoadedParser(temp) {
 }
 
 /** Removes the code cache a parse left under this TMPDIR, so the next call shows whether it parses. */
-export function clearParserTrace(temp) {
+export function clearCodeCache(temp) {
   const folder = codeCacheFolder(temp);
   let names;
   try {
