@@ -40,7 +40,7 @@ for (const c of corpus) parse(c); // warm the JIT and the lazy load
 let commands = 0, segments = 0;
 const until = performance.now() + ${seconds * 1000};
 while (performance.now() < until) {
-  for (const c of corpus) { const o = parse(c); commands++; if (o.ok) segments += o.segments.length; }
+  for (const c of corpus) { const o = parse(c); commands++; if (o.ok) segments += o.value.segments.length; }
 }
 process.stdout.write(JSON.stringify({ commands, segments }));
 `;

@@ -2,10 +2,9 @@ import { existsSync } from 'node:fs';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { runCommand } from './commands.ts';
+import { gitIdentity, runCommand } from '@kit/test-kit';
 import { machinePath } from './environment.ts';
 import { type MessagesApi, startMessagesApi, type ToolCall, type ToolResult } from './messages-api.ts';
-import { gitIdentity } from './scratch.ts';
 
 /** The settings every run gets: as root the CLI refuses --dangerously-skip-permissions, and without
  * acceptEdits a command that writes a file (`touch`, `>`) is held for approval and never runs. */
@@ -45,6 +44,8 @@ export interface RunClaudeOptions {
   /** Merged over baseSettings and passed with --settings (hooks installed by a guard live in the project's own .claude/settings.json). */
   settings?: Record<string, unknown>;
   env?: Record<string, string>; // added to the CLI's environment (TAGOUT_HOOKS_STRICT, PATH, …)
+  /** More CLI arguments after the fixed ones (`--plugin-dir <dir>`, `--include-hook-events`). */
+  args?: string[];
   timeoutMs?: number;
 }
 
@@ -118,6 +119,7 @@ export async function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
       '--output-format',
       'stream-json',
       '--verbose',
+      ...(options.args ?? []),
     ];
     // The CLI keeps sockets and session scratchpads under TMPDIR, and hooks inherit it (roseline-gate
     // keeps its escape markers there): one inside the scratch HOME keeps runs apart and /tmp clean.

@@ -1,5 +1,5 @@
 import { delimiter, resolve, sep } from 'node:path';
-import { REPO_ROOT } from './pack.ts';
+import { repoRoot } from '@kit/test-kit';
 
 /**
  * The machine's PATH without the workspace's own folders. Run through pnpm, PATH starts with
@@ -8,7 +8,7 @@ import { REPO_ROOT } from './pack.ts';
  */
 export function machinePath(): string {
   const inWorkspace = (entry: string) =>
-    resolve(entry) === REPO_ROOT || resolve(entry).startsWith(REPO_ROOT + sep);
+    resolve(entry) === repoRoot || resolve(entry).startsWith(repoRoot + sep);
   return (process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin')
     .split(delimiter)
     .filter((entry) => entry !== '' && !inWorkspace(entry))

@@ -4,7 +4,7 @@ import { pathWith } from './environment.ts';
 import type { ToolCall } from './messages-api.ts';
 import type { GuardName } from './pack.ts';
 import { stubExecutable } from './scenario.ts';
-import { git, type Tree } from './scratch.ts';
+import { git, type Tree } from '@kit/test-kit';
 
 /**
  * For each guard, one call it denies, in a project where it applies, and how to see on disk (or in

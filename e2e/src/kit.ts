@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type CommandResult, expectSuccess, runCommand } from './commands.ts';
+import { type CommandResult, expectSuccess, runCommand } from '@kit/test-kit';
 import { machinePath } from './environment.ts';
-import type { GuardName, PackedPackage } from './pack.ts';
+import type { PackedPackage } from '@kit/test-kit';
+import type { GuardName } from './pack.ts';
 import { scratchDir } from './scratch.ts';
 
 /**

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCommand } from './commands.ts';
+import { runCommand } from '@kit/test-kit';
 
 /** A verdaccio the suite started on loopback. */
 export interface LocalRegistry {

@@ -1,10 +1,10 @@
 import { chmod, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ClaudeRun } from './claude.ts';
-import type { CommandResult } from './commands.ts';
+import type { CommandResult, Tree } from '@kit/test-kit';
 import { installGuard, type KitSource, runGuardCli } from './kit.ts';
 import type { GuardName } from './pack.ts';
-import { scratchDir, scratchRepo, type Tree } from './scratch.ts';
+import { scratchDir, scratchRepo } from './scratch.ts';
 
 /** A scratch git repository with one guard installed by its own `install --project`, and the scratch HOME the CLI runs with. */
 export interface GuardedProject {

@@ -3,7 +3,8 @@ import { type ClaudeRun, runClaude } from '../src/claude.ts';
 import type { ToolCall } from '../src/messages-api.ts';
 import { commitCount, managedRepoTree } from '../src/guard-cases.ts';
 import { deniedIds, describeRun, type GuardedProject, installInScratchProject } from '../src/scenario.ts';
-import { git, removeScratch, scratchDir } from '../src/scratch.ts';
+import { git } from '@kit/test-kit';
+import { removeScratch, scratchDir } from '../src/scratch.ts';
 
 const source = inject('kitSource');
 afterAll(removeScratch);

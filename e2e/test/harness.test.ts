@@ -11,7 +11,8 @@ import {
   hookNoVerdictEvents,
   onlyToolResult,
 } from '../src/scenario.ts';
-import { removeScratch, scratchDir, scratchRepo, writeTree } from '../src/scratch.ts';
+import { writeTree } from '@kit/test-kit';
+import { removeScratch, scratchDir, scratchRepo } from '../src/scratch.ts';
 
 // The harness proven on the suite's own fixture hooks, before any guard is involved: if these fail,
 // a guard scenario's failure says nothing about the guard.
@@ -61,7 +62,7 @@ describe('the stand-in and the real CLI', () => {
   test("a hook in the project's own .claude/settings.json (where install --project writes) runs in print mode", async () => {
     const { home, project } = await scratch();
     const hook = await writeFixtureHook(home, 'deny');
-    await writeTree(project, { '.claude/settings.json': JSON.stringify(hookSettings('Bash', hook)) });
+    writeTree(project, { '.claude/settings.json': JSON.stringify(hookSettings('Bash', hook)) });
     const run = await runClaude({ cwd: project, home, script: [touch] });
     expect(onlyToolResult(run).isError, describeRun(run)).toBe(true);
     expect(existsSync(join(project, 'ran.txt'))).toBe(false);
@@ -85,7 +86,7 @@ describe('the stand-in and the real CLI', () => {
 });
 
 // What the host does with each way a hook can end, recorded: the kit's fail-open and strict designs
-// rest on these rows (host-protocol.md).
+// rest on these rows (the output table of Claude Code's hooks reference, as 2.1.328 behaves).
 describe('the host on each way a hook ends', () => {
   test('exit 2: blocked, the stderr reaches the model, listed as a denial', async () => {
     const { home, project } = await scratch();

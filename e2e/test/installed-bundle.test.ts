@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { runClaude } from '../src/claude.ts';
-import type { CommandResult } from '../src/commands.ts';
+import type { CommandResult } from '@kit/test-kit';
 import { guardCases } from '../src/guard-cases.ts';
 import { deniedIds, describeRun, type GuardedProject, installInScratchProject } from '../src/scenario.ts';
 import { removeScratch } from '../src/scratch.ts';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, inject, test } from 'vitest';
-import { runCommand } from '../src/commands.ts';
+import { runCommand } from '@kit/test-kit';
 import { npmEnvironment } from '../src/kit.ts';
 import { KIT_PACKAGES } from '../src/pack.ts';
 import { removeScratch, scratchDir } from '../src/scratch.ts';

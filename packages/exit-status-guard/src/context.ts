@@ -1,16 +1,37 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type HookRuntime, tempFolderOf } from '@kit/fail-open';
-import type { GuardContext } from './guard-context.ts';
+import {
+  type HookRuntime,
+  type Outcome,
+  readTextFile,
+  type TextFileProblem,
+  tempFolderOf,
+} from '@kit/fail-open';
+import type { Registry } from './registry.ts';
 
-/** A file's text; null when it does not exist, undefined when it exists but cannot be read. */
-export function readText(path: string): string | null | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException | null)?.code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? null : undefined;
-  }
+/**
+ * Everything evaluate needs from outside the payload. evaluate reads nothing else: no process.env,
+ * no process.cwd(), no disk but through these probes, so a test or a library user passes a plain object.
+ */
+export interface GuardContext {
+  env: Record<string, string | undefined>;
+  cwd: string; // used when the payload carries no cwd
+  /** A file's text, or why not: `absent` (nothing there) or `unreadable` (there, but it cannot be read). */
+  readText: (path: string) => Outcome<string, TextFileProblem>;
+  /** The session scratchpad folder when it exists on disk (`<tmp>/claude-<uid>/<slug>/<session_id>/scratchpad`), else null. */
+  findScratchpad: (sessionId: string, projectDir: string) => string | null;
+  /** A compiled registry to judge with as is (skips resolution): tests and library users. */
+  registry?: Registry;
+}
+
+/** The real probes behind evaluate: the runtime's env, the process cwd, the file system. */
+export function realContext(runtime: Pick<HookRuntime, 'env'>): GuardContext {
+  return {
+    env: runtime.env,
+    cwd: process.cwd(),
+    readText: readTextFile,
+    findScratchpad: findScratchpad(runtime.env),
+  };
 }
 
 function isDirectory(path: string): boolean {
@@ -42,9 +63,4 @@ function findScratchpad(env: Record<string, string | undefined>) {
     }
     return null;
   };
-}
-
-/** The real probes behind evaluate: the runtime's env, the process cwd, the file system. */
-export function realContext(runtime: Pick<HookRuntime, 'env'>): GuardContext {
-  return { env: runtime.env, cwd: process.cwd(), readText, findScratchpad: findScratchpad(runtime.env) };
 }

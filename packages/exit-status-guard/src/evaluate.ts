@@ -1,8 +1,6 @@
-import type { HookInput } from '@kit/fail-open';
-import { bashInput } from '@kit/fail-open';
-import { cannotJudge, deny, none, type Verdict } from '@kit/gate-approval';
+import { bashInput, cannotJudge, deny, type HookInput, none, type Verdict } from '@kit/gate-approval';
 import { hasStructure, parse } from '@kit/shell-segments';
-import type { GuardContext } from './guard-context.ts';
+import type { GuardContext } from './context.ts';
 import type { Hit } from './hit.ts';
 import { chooseLogPath, sessionIdPattern } from './log-path.ts';
 import { buildReasonText, guardName } from './reasons.ts';
@@ -16,6 +14,9 @@ import { findProcessSubstitution } from './rules/process-substitution.ts';
 import { findSequencedMutator } from './rules/sequenced-mutator.ts';
 import { buildUnit, type Unit } from './unit.ts';
 import { listWrites } from './writes.ts';
+
+/** How many command lines deep the rules look (bash -c "eval '…'" is two). */
+const maxNesting = 4;
 
 /**
  * True when a command needs the parser at all. Without | & ; ( ) ` or a line break it is one simple
@@ -66,9 +67,9 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
     const bash = bashInput(input);
     if (bash === null) return none();
     if (!needsParser(bash.command)) return none();
-    const outcome = parse(bash.command);
+    const outcome = parse(bash.command, { maxNesting });
     if (!outcome.ok) return cannotJudge(outcome.reason);
-    const unit = buildUnit(outcome, registryFor(input, context));
+    const unit = buildUnit(outcome.value, registryFor(input, context));
     const hit = findFirstHit(unit, bash.run_in_background === true);
     if (hit === null || hit === 'override') return none();
     const text = buildReasonText(hit, {

@@ -1,10 +1,12 @@
 import { runHook } from '@kit/fail-open';
-import { encodeVerdict } from '@kit/gate-approval';
+import { claudeCode } from '@kit/gate-approval';
 import { realContext } from './context.ts';
 import { evaluate } from './evaluate.ts';
 import { guardName } from './reasons.ts';
 
+// The bundle entry (dist/hook.cjs), started for every Bash call: it imports neither guard.ts nor
+// the CLI. runHook never rejects.
 void runHook((input, runtime) => evaluate(input, realContext(runtime)), {
   guard: guardName,
-  encode: encodeVerdict,
+  protocol: claudeCode,
 });

@@ -1,3 +1,5 @@
+import { shellQuote } from '@kit/shell-segments';
+
 /** Where a suggested rewrite sends its output, and what has to run first for the path to exist. */
 export interface LogPath {
   path: string; // shell-quoted when it needs to be
@@ -6,12 +8,6 @@ export interface LogPath {
 
 /** A session id the scratchpad path may be built from: nothing that could climb out of its folder. */
 export const sessionIdPattern: RegExp = /^[A-Za-z0-9_-]+$/;
-
-/** A word the shell reads back as exactly this text. */
-export function shellQuote(text: string): string {
-  if (/^[A-Za-z0-9_./:=+@%-]+$/.test(text)) return text;
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * The log path of a rewrite: the session scratchpad when it is confirmed on disk, otherwise

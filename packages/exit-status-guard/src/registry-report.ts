@@ -1,9 +1,9 @@
+import { readTextFile } from '@kit/fail-open';
 import type { CliIO } from '@kit/gate-approval';
-import { readText } from './context.ts';
 import { loadRegistry, type Registry, registryLists } from './registry.ts';
 
 function registryIn(io: CliIO): Registry {
-  return loadRegistry({ env: io.env, cwd: io.cwd, readText });
+  return loadRegistry({ env: io.env, cwd: io.cwd, readText: readTextFile });
 }
 
 /** doctor's registry lines: an override that cannot be read, a project file that is not an object, a dropped pattern. */
@@ -15,20 +15,27 @@ export function registryProblems(io: CliIO): string[] {
   );
 }
 
-/** The resolved registry as text (or JSON): where it came from, how many patterns per list, what was dropped. */
-export function describeRegistry(io: CliIO, json: boolean): string {
+function countsOf(registry: Registry): Record<string, number> {
+  return Object.fromEntries(registryLists.map((list) => [list, registry[list].length]));
+}
+
+/** The resolved registry as JSON: its sources, the count and the patterns of each list, every problem. */
+export function describeRegistryJson(io: CliIO): string {
   const registry = registryIn(io);
-  const counts = Object.fromEntries(registryLists.map((list) => [list, registry[list].length]));
-  if (json) {
-    return JSON.stringify({
-      sources: registry.sources,
-      counts,
-      patterns: Object.fromEntries(
-        registryLists.map((list) => [list, registry[list].map((regex) => regex.source)]),
-      ),
-      problems: registry.problems,
-    });
-  }
+  return JSON.stringify({
+    sources: registry.sources,
+    counts: countsOf(registry),
+    patterns: Object.fromEntries(
+      registryLists.map((list) => [list, registry[list].map((regex) => regex.source)]),
+    ),
+    problems: registry.problems,
+  });
+}
+
+/** The resolved registry as text: where it came from, how many patterns per list, what was dropped. */
+export function describeRegistry(io: CliIO): string {
+  const registry = registryIn(io);
+  const counts = countsOf(registry);
   const lines = [
     `base:    ${registry.sources.base}`,
     `project: ${registry.sources.project ?? '(none)'}${registry.sources.replaced ? ' (replace: true)' : ''}`,

@@ -1,3 +1,4 @@
+import { isJsonObject, type Outcome, type TextFileProblem } from '@kit/fail-open';
 import shippedRegistry from '../exit-status-guard.json' with { type: 'json' };
 import { compilePattern } from './pattern.ts';
 
@@ -45,8 +46,8 @@ export interface Registry {
 export interface RegistryEnvironment {
   env: Record<string, string | undefined>;
   cwd: string; // the payload cwd, used when CLAUDE_PROJECT_DIR is unset
-  /** The file's text; null when it does not exist; undefined when it exists but cannot be read. */
-  readText: (path: string) => string | null | undefined;
+  /** A file's text, or why not: `absent` (nothing there) or `unreadable` (there, but it cannot be read). */
+  readText: (path: string) => Outcome<string, TextFileProblem>;
 }
 
 /** The base registry's variables, current name first (it wins). */
@@ -59,21 +60,36 @@ export function shippedRegistryFile(): RegistryFile {
   return shippedRegistry as RegistryFile;
 }
 
-/** A file's parsed content as a registry object: anything but a JSON object counts as `{}`. */
-export function parseRegistryText(text: string | null | undefined): { file: RegistryFile; problem?: string } {
-  if (text === null || text === undefined)
-    return { file: {}, problem: text === undefined ? 'cannot be read' : 'does not exist' };
+/** Why a registry file's text is no registry. */
+type RegistryTextProblem = 'not-json' | 'not-an-object';
+
+/**
+ * A registry file's text as a registry object, or why it is none; the `message` completes a
+ * sentence that starts with the file's name ("is not a JSON object"). The caller counts it as `{}`.
+ */
+function parseRegistryText(text: string): Outcome<RegistryFile, RegistryTextProblem> {
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
-      return { file: {}, problem: 'is not a JSON object' };
-    return { file: parsed as RegistryFile };
+    parsed = JSON.parse(text);
   } catch (error) {
-    return {
-      file: {},
-      problem: `is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
-    };
+    const detail = error instanceof Error ? error.message : String(error);
+    return { ok: false, reason: 'not-json', message: `is not valid JSON (${detail})` };
   }
+  if (!isJsonObject(parsed)) return { ok: false, reason: 'not-an-object', message: 'is not a JSON object' };
+  return { ok: true, value: parsed as RegistryFile };
+}
+
+// How a file that is no registry is named in a problem line, completing "<file> …".
+const unusableText: Record<TextFileProblem, string> = {
+  absent: 'does not exist',
+  unreadable: 'cannot be read',
+};
+
+/** What a file read gives the registry: the file to use (`{}` when unusable), and the problem to report. */
+function registryOf(read: Outcome<string, TextFileProblem>): { file: RegistryFile; problem: string | null } {
+  if (!read.ok) return { file: {}, problem: unusableText[read.reason] };
+  const parsed = parseRegistryText(read.value);
+  return parsed.ok ? { file: parsed.value, problem: null } : { file: {}, problem: parsed.message };
 }
 
 function joinPath(dir: string, ...parts: string[]): string {
@@ -154,7 +170,7 @@ export function loadRegistry(environment: RegistryEnvironment): Registry {
     const path = environment.env[variable];
     if (!path) continue;
     baseSource = path;
-    const { file, problem } = parseRegistryText(safeRead(environment, path));
+    const { file, problem } = registryOf(safeRead(environment, path));
     if (problem)
       problems.push({
         source: path,
@@ -169,9 +185,9 @@ export function loadRegistry(environment: RegistryEnvironment): Registry {
   if (projectDir) {
     for (const name of projectRegistryNames) {
       const path = joinPath(projectDir, '.claude', name);
-      const text = safeRead(environment, path);
-      if (text === null) continue;
-      const { file, problem } = parseRegistryText(text);
+      const read = safeRead(environment, path);
+      if (!read.ok && read.reason === 'absent') continue;
+      const { file, problem } = registryOf(read);
       if (problem) problems.push({ source: path, message: `${path} ${problem}; it counts as {}` });
       project = file;
       projectSource = path;
@@ -186,10 +202,15 @@ export function loadRegistry(environment: RegistryEnvironment): Registry {
   );
 }
 
-function safeRead(environment: RegistryEnvironment, path: string): string | null | undefined {
+// A probe that throws has a file it cannot read: unreadable, never absent.
+function safeRead(environment: RegistryEnvironment, path: string): Outcome<string, TextFileProblem> {
   try {
     return environment.readText(path);
-  } catch {
-    return undefined;
+  } catch (error) {
+    return {
+      ok: false,
+      reason: 'unreadable',
+      message: error instanceof Error ? error.message : String(error),
+    };
   }
 }

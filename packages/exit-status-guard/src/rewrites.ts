@@ -1,21 +1,13 @@
 import type { Context } from '@kit/shell-segments';
-import { findStatusCaptures } from '@kit/shell-segments';
+import { findStatusCaptures, frameDepth, liftToTop } from '@kit/shell-segments';
 import { frameItem, type Item, itemsOf, segmentItem } from './frames.ts';
 import type { Hit } from './hit.ts';
-import { type LogPath, shellQuote } from './log-path.ts';
+import type { LogPath } from './log-path.ts';
 import type { Unit } from './unit.ts';
 
 // Every rewrite is built by splicing the parsed command: the spans come from @kit/shell-segments, so
 // what is not rewritten stays byte for byte as the user wrote it, and the result runs as written.
-
-/** The command with one unit's source replaced, quoted back into every bash -c / eval string around it. */
-function liftToCommand(unit: Unit, source: string): string {
-  let text = source;
-  for (let at: Unit = unit; at.parent !== null && at.span !== null; at = at.parent) {
-    text = at.parent.source.slice(0, at.span[0]) + shellQuote(text) + at.parent.source.slice(at.span[1]);
-  }
-  return text;
-}
+// A rewrite of a nested line (bash -c '…') is lifted back into the top command with liftToTop.
 
 function splice(source: string, start: number, end: number, replacement: string): string {
   return source.slice(0, start) + replacement + source.slice(end);
@@ -127,9 +119,9 @@ function pipedRewrite(unit: Unit, pipelineId: number, stage: Item, log: LogPath)
   const piece = pipelineRewrite(unit, pipelineId, index, log);
   if (piece === null) return null;
   if (!standsAlone(unit, piece.start, piece.end))
-    return liftToCommand(unit, splice(unit.source, piece.start, piece.end, `{ ${piece.text}; }`));
+    return liftToTop(unit.line, splice(unit.source, piece.start, piece.end, `{ ${piece.text}; }`));
   const echo = redundantStatusEcho(unit, piece.end);
-  return liftToCommand(unit, splice(unit.source, piece.start, echo ? echo.end : piece.end, piece.text));
+  return liftToTop(unit.line, splice(unit.source, piece.start, echo ? echo.end : piece.end, piece.text));
 }
 
 function pipestatusRewrite(hit: Extract<Hit, { rule: 'pipestatus' }>, logPath: () => LogPath): string | null {
@@ -138,10 +130,10 @@ function pipestatusRewrite(hit: Extract<Hit, { rule: 'pipestatus' }>, logPath: (
   const log = logPath();
   if (gate.pipeline !== null && gate.pipeline.op !== null) {
     const piece = pipelineRewrite(unit, gate.pipeline.id, gate.pipeline.index, log);
-    return piece ? liftToCommand(unit, piece.text) : null;
+    return piece ? liftToTop(unit.line, piece.text) : null;
   }
-  return liftToCommand(
-    unit,
+  return liftToTop(
+    unit.line,
     `${log.mkdir}${unit.source.slice(gate.start, gate.end)} > ${log.path} 2>&1; echo "EXIT=$?"`,
   );
 }
@@ -163,12 +155,14 @@ function itemKind(item: Item): string {
 
 function restoreRewrite(hit: Extract<Hit, { rule: 'sequenced-mutator' }>): string {
   const { unit, statement, mutator } = hit;
-  const capture = findStatusCaptures(unit.outcome).find(
+  const capture = findStatusCaptures(unit.line).find(
     (each) =>
-      each.capture.depth === 0 && each.capture.start >= statement.end && each.capture.end <= mutator.start,
+      frameDepth(each.capture) === 0 &&
+      each.capture.start >= statement.end &&
+      each.capture.end <= mutator.start,
   );
   const base = capture ? unit.source : captureAfter(unit.source, statement);
-  return liftToCommand(unit, `${base.trimEnd()}\nexit $${capture ? capture.name : 'rc'}`);
+  return liftToTop(unit.line, `${base.trimEnd()}\nexit $${capture ? capture.name : 'rc'}`);
 }
 
 function sequencedRewrite(hit: Extract<Hit, { rule: 'sequenced-mutator' }>): string | null {
@@ -199,7 +193,7 @@ function sequencedRewrite(hit: Extract<Hit, { rule: 'sequenced-mutator' }>): str
   let text = unit.source;
   for (const edit of edits.reverse())
     text = text.slice(0, edit.at) + edit.text + text.slice(edit.at + edit.remove);
-  return liftToCommand(unit, text.replace(/ {2,}&&/g, ' &&'));
+  return liftToTop(unit.line, text.replace(/ {2,}&&/g, ' &&'));
 }
 
 function parentFrameOf(unit: Unit, statement: Item): Context | null {
@@ -237,9 +231,9 @@ function backgroundRewrite(hit: Extract<Hit, { rule: 'lost-background' }>): stri
     const rest = unit.source.slice(at + 1);
     const body = `${unit.source.slice(0, at).trimEnd()}; rc=$?; echo "EXIT=$rc"`;
     const text = rest.trim() === '' ? `${body}; exit $rc` : `${body};${rest}\nexit $rc`;
-    return liftToCommand(unit, text);
+    return liftToTop(unit.line, text);
   }
-  return liftToCommand(unit, `${captureAfter(unit.source, hit.gateStatement).trimEnd()}\nexit $rc`);
+  return liftToTop(unit.line, `${captureAfter(unit.source, hit.gateStatement).trimEnd()}\nexit $rc`);
 }
 
 function processSubstitutionRewrite(
@@ -255,7 +249,7 @@ function processSubstitutionRewrite(
     substitution.direction === '>'
       ? `${log.mkdir}${rest.trimEnd()}\n${body} < ${log.path}; echo "EXIT=$?"`
       : `${log.mkdir}${body} > ${log.path}; echo "EXIT=$?"; ${rest}`;
-  return liftToCommand(unit, text);
+  return liftToTop(unit.line, text);
 }
 
 /**

@@ -1,52 +1,47 @@
-import type { Context, ParseOutcome, Segment, Word } from '@kit/shell-segments';
-import { parseNested, unwrapLaunchers } from '@kit/shell-segments';
+import type { CommandLine, Context, Segment, Word } from '@kit/shell-segments';
+import { frameDepth, listLines, unwrapLaunchers } from '@kit/shell-segments';
 import { type HeadRole, roleOfHead } from './head-role.ts';
 import type { Registry } from './registry.ts';
 
-/** What a segment is to the rules: its own head's role, widened by the command string it runs (bash -c, eval). */
+/** What a segment is to the rules: its own head's role, widened by the command lines it runs (bash -c, eval, find -exec). */
 export interface SegmentRole extends HeadRole {
   words: string[]; // the head words
-  gateHead: string | null; // the gate whose status this segment's status is: its own head, or the last one of its bash -c string
-  containsGate: boolean; // a gate runs here, also inside its bash -c / eval string
-  containsMutator: boolean; // a state change runs here, also inside its bash -c / eval string
+  gateHead: string | null; // the gate whose status this segment's status is: its own head, or the last one of a line it runs
+  containsGate: boolean; // a gate runs here, also in a line it runs
+  containsMutator: boolean; // a state change runs here, also in a line it runs
 }
 
 /**
- * One shell the rules judge on its own: the whole command, or the string of a bash -c / eval /
- * env -S inside it (a new process: nothing of the outer shell's options reaches it). Nested
- * segments' contexts are cut to start at their 'nested' frame, which stands in for 'main'.
+ * One shell the rules judge on its own: one command line of the tree, the top one or one that a
+ * segment runs (bash -c, eval, env -S, a find -exec action: a new process, so nothing of the outer
+ * shell's options or background reaches it).
  */
 export interface Unit {
-  source: string;
-  segments: Segment[];
+  line: CommandLine;
+  source: string; // line.source
+  segments: Segment[]; // line.segments
   roles: SegmentRole[]; // by position in segments
-  outcome: ParseOutcome & { ok: true };
-  children: Unit[];
-  depth: number; // 0: the command itself
-  parent: Unit | null;
-  span: [number, number] | null; // where the command string stands in the parent's source
+  children: Unit[]; // the units of the lines its segments run, in the line's order
 }
-
-const maxNesting = 4;
 
 function wordText(word: Word): string {
   return word.value ?? word.text;
 }
 
-/** Builds the unit tree of a parsed command, reading every nested command string it can. */
-export function buildUnit(outcome: ParseOutcome & { ok: true }, registry: Registry, depth = 0): Unit {
-  const unit: Unit = {
-    source: outcome.source,
-    segments: outcome.segments,
-    roles: [],
-    outcome,
-    children: [],
-    depth,
-    parent: null,
-    span: null,
-  };
-  unit.roles = outcome.segments.map((segment) => {
-    const words = unwrapLaunchers(segment.argv).head.map(wordText);
+/** Builds a unit for every command line of the tree that parsed; returns the top line's. */
+export function buildUnit(top: CommandLine, registry: Registry): Unit {
+  const units = new Map<CommandLine, Unit>();
+  // Deepest first: a segment's role reads the units of the lines it runs.
+  for (const line of listLines(top).reverse()) units.set(line, unitOf(line, units, registry));
+  return units.get(top) as Unit;
+}
+
+function unitOf(line: CommandLine, units: ReadonlyMap<CommandLine, Unit>, registry: Registry): Unit {
+  const children = line.nested.flatMap((nested) => (nested.ok ? [units.get(nested.line) as Unit] : []));
+  const unit: Unit = { line, source: line.source, segments: line.segments, roles: [], children };
+  unit.roles = line.segments.map((segment) => {
+    const run = children.filter((child) => child.line.runner?.segment === segment);
+    const words = headWordsOf(segment, run).map(wordText);
     const role: SegmentRole = {
       ...roleOfHead(words, registry),
       words,
@@ -55,55 +50,36 @@ export function buildUnit(outcome: ParseOutcome & { ok: true }, registry: Regist
       containsMutator: false,
     };
     role.gateHead = role.gate ? role.head : null;
-    role.containsGate = role.gate;
-    role.containsMutator = role.mutator;
-    if (depth < maxNesting) {
-      const nested = safeParseNested(segment);
-      if (nested) {
-        const child = buildUnit(nested.outcome, registry, depth + 1);
-        child.parent = unit;
-        child.span = nested.span;
-        unit.children.push(child);
-        role.containsGate ||= child.roles.some((r) => r.containsGate);
-        role.containsMutator ||= child.roles.some((r) => r.containsMutator);
-        const carried = lastGateOf(child);
-        if (carried !== null && !role.gate) {
-          role.gate = true;
-          role.gateHead = carried;
-        }
-      }
+    role.containsGate = role.gate || run.some((child) => child.roles.some((r) => r.containsGate));
+    role.containsMutator = role.mutator || run.some((child) => child.roles.some((r) => r.containsMutator));
+    const carried = run.map(lastGateOf).find((head) => head !== null) ?? null;
+    if (carried !== null && !role.gate) {
+      role.gate = true;
+      role.gateHead = carried;
     }
     return role;
   });
   return unit;
 }
 
-function safeParseNested(
-  segment: Segment,
-): { outcome: ParseOutcome & { ok: true }; span: [number, number] } | null {
-  let nested: ReturnType<typeof parseNested>;
-  try {
-    nested = parseNested(segment);
-  } catch {
-    return null;
+/**
+ * The head words a segment's role is read from: after launchers, and for `find … -exec cmd … ;`
+ * the first action's (find's status is that of what it runs, as far as a check goes).
+ */
+function headWordsOf(segment: Segment, run: Unit[]): Word[] {
+  const [first] = run;
+  if (first?.line.runner?.kind === 'find-exec') {
+    const action = first.segments.find((each) => frameDepth(each) === 0);
+    if (action) return unwrapLaunchers(action.argv).head;
   }
-  if (nested === null || !nested.ok) return null;
-  let span: [number, number] = [segment.start, segment.end];
-  const segments = nested.segments.map((inner) => {
-    const at = inner.context.findIndex((frame) => frame.kind === 'nested');
-    const frame = inner.context[at];
-    if (frame) span = [frame.start, frame.end];
-    const context = at < 0 ? inner.context : inner.context.slice(at);
-    return { ...inner, context, depth: context.length - 1 };
-  });
-  return { outcome: { ok: true, segments, source: nested.source }, span };
+  return unwrapLaunchers(segment.argv).head;
 }
 
 /** The head of the gate a unit's status comes from: its last top-level statement, when that is a gate. */
 function lastGateOf(unit: Unit): string | null {
   let last: Segment | null = null;
   for (const segment of unit.segments) {
-    if (segment.depth === 0 && segment.last) last = segment;
+    if (frameDepth(segment) === 0 && segment.last) last = segment;
   }
   if (last === null) return null;
   const role = unit.roles[unit.segments.indexOf(last)];

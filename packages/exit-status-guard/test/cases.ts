@@ -236,6 +236,8 @@ export const cases: Case[] = [
       "bash -lc 'cargo test 2>&1 | tail'",
       'eval "make check | tail"',
       "bash -c 'make check' | tail",
+      `bash -c "eval 'make check | tail'"`,
+      "find . -exec sh -c 'make check | tail' \\;",
       'if make check | tail; then echo ok; fi',
       'for d in a b; do (cd $d && make test) | tail -1; done',
     ],
@@ -415,6 +417,29 @@ export const cases: Case[] = [
       'make build; make test',
       'echo start; cargo test',
       'pytest || exit 1',
+    ],
+  },
+  {
+    name: 'a trailing & inside a nested shell: judged in that shell',
+    want: 'deny',
+    rule: 'lost-background',
+    commands: [
+      "bash -c 'make check &'",
+      "sh -c 'make check & wait'",
+      'make check & wait',
+      'bash -c "eval \'make check &\'"',
+      "find . -exec bash -c 'make check &' \\;",
+    ],
+  },
+  {
+    name: 'a background job before the check, in a nested shell as at top level: the check is the last statement',
+    want: 'silent',
+    commands: [
+      'sleep 1 & make check',
+      "bash -c 'sleep 1 & make check'",
+      "sh -c 'npm run dev & npm test'",
+      'bash -c "eval \'sleep 1 & make check\'"',
+      "find . -exec sh -c 'sleep 1 & make check' \\;",
     ],
   },
   {

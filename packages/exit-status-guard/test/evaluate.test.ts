@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readPayload } from '@kit/gate-approval';
 import { describe, expect, test } from 'vitest';
 import { evaluate } from '../src/index.ts';
 import { cases, positiveControl, precedence } from './cases.ts';
@@ -52,6 +53,44 @@ describe('precedence: the first rule in the spec order wins', () => {
   });
 });
 
+describe('a nested shell is judged as its own shell: the same verdict as its body at top level', () => {
+  const bodies = [
+    'sleep 1 & make check',
+    'npm run dev & npm test; echo done',
+    'make check &',
+    'make check & wait',
+    'make check & wait $!',
+    '(make check) &',
+    'make check | tail',
+    'set -o pipefail; make check | tail',
+    'make check; git push',
+    'make check; rc=$?; git push; exit $rc',
+    'diff <(make check) expected',
+    'echo ${PIPESTATUS[0]}',
+  ];
+  const wrappers = ["bash -c '%s'", "sh -c '%s'", "eval '%s'", "find . -exec bash -c '%s' \\;"];
+  const judged = (command: string) => {
+    const verdict = evaluate(bashCall(command), fakeContext());
+    return verdict.kind === 'deny' ? verdict.rule : 'silent';
+  };
+  test.for(bodies.flatMap((body) => wrappers.map((wrapper) => [body, wrapper.replace('%s', body)])))(
+    '%s in %s',
+    ([body, command]) => expect(judged(command as string)).toBe(judged(body as string)),
+  );
+  test('the bodies go both ways', () => {
+    expect(new Set(bodies.map(judged))).toEqual(
+      new Set([
+        'silent',
+        'lost-background',
+        'piped-gate',
+        'sequenced-mutator',
+        'process-substitution',
+        'pipestatus',
+      ]),
+    );
+  });
+});
+
 const hasBash = spawnSync('bash', ['--version']).status === 0;
 const parseable = cases
   .filter((row) => row.name !== 'unparseable input stays silent')
@@ -76,7 +115,7 @@ describe('cannot judge is no opinion', () => {
     expect(['none', 'cannotJudge']).toContain(evaluate(bashCall(command), fakeContext()).kind);
   });
   test('another tool, or no command, is no opinion', () => {
-    expect(evaluate({ tool_name: 'Read', tool_input: { file_path: '/x' } }, fakeContext()).kind).toBe('none');
+    expect(evaluate(readPayload('/x'), fakeContext()).kind).toBe('none');
     expect(evaluate({ tool_name: 'Bash', tool_input: {} }, fakeContext()).kind).toBe('none');
     expect(evaluate({ tool_name: 'Bash' }, fakeContext()).kind).toBe('none');
   });

@@ -1,25 +1,39 @@
-import type { HookInput } from '@kit/fail-open';
+import type { Outcome, TextFileProblem } from '@kit/fail-open';
+import { bashPayload, type HookInput } from '@kit/gate-approval';
 import type { GuardContext } from '../src/index.ts';
 import { compileRegistry, type RegistryFile } from '../src/index.ts';
+
+/** A readText on an empty disk: every file is absent. */
+export const noFiles = (path: string): Outcome<string, TextFileProblem> => ({
+  ok: false,
+  reason: 'absent',
+  message: `${path} does not exist`,
+});
 
 /** A context with nothing on disk: the shipped registry, no project file, no scratchpad. */
 export function fakeContext(overrides: Partial<GuardContext> = {}): GuardContext {
   return {
     env: {},
     cwd: '/nonexistent-project',
-    readText: () => null,
+    readText: noFiles,
     findScratchpad: () => null,
     ...overrides,
   };
 }
 
-/** A context whose files are an inline tree (absolute paths). */
+/** A context whose files are an inline tree (absolute paths); a file whose text is undefined is there but unreadable. */
 export function contextWithFiles(
   files: Record<string, string | undefined>,
   overrides: Partial<GuardContext> = {},
 ): GuardContext {
   return fakeContext({
-    readText: (path) => (Object.hasOwn(files, path) ? files[path] : null),
+    readText: (path) => {
+      if (!Object.hasOwn(files, path)) return noFiles(path);
+      const text = files[path];
+      return text === undefined
+        ? { ok: false, reason: 'unreadable', message: `cannot read ${path}` }
+        : { ok: true, value: text };
+    },
     ...overrides,
   });
 }
@@ -31,17 +45,14 @@ export function contextWithRegistry(file: RegistryFile): GuardContext {
   });
 }
 
-/** A PreToolUse Bash payload. */
+/** A PreToolUse Bash payload, in the test session and folder unless told otherwise. */
 export function bashCall(
   command: string,
   extra: { background?: boolean; cwd?: string; session_id?: string } = {},
 ): HookInput {
-  return {
-    session_id: extra.session_id ?? 'test-session',
+  return bashPayload(command, {
     cwd: extra.cwd ?? '/nonexistent-project',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: extra.background ? { command, run_in_background: true } : { command },
-    tool_use_id: 'toolu_test',
-  };
+    sessionId: extra.session_id ?? 'test-session',
+    ...(extra.background ? { runInBackground: true } : {}),
+  });
 }

@@ -1,19 +1,16 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '@kit/gate-approval';
+import { recordingIO, tempDir } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
 import { parseSince } from '../src/friction/command.ts';
 import { normaliseCommand } from '../src/friction/report.ts';
 import { guardDefinition } from '../src/guard.ts';
-import { recordingIO } from './cli-io.ts';
 
 const fixtures = fileURLToPath(new URL('./fixtures/transcripts', import.meta.url));
 
 async function report(...argv: string[]) {
   const io = recordingIO({ cwd: fixtures, home: '/nonexistent-home' });
-  const code = await runCli(guardDefinition(), ['friction-report', ...argv], io);
+  const code = await runCli(guardDefinition, ['friction-report', ...argv], io);
   return { code, out: io.out(), err: io.err() };
 }
 
@@ -105,13 +102,13 @@ describe('friction-report on transcripts in the real CLI format', () => {
   });
 
   test('no transcripts at all is said so', async () => {
-    const empty = mkdtempSync(join(tmpdir(), 'esg-empty-'));
+    const empty = tempDir('esg-empty');
     expect((await report('--transcripts', empty)).out).toContain('no transcripts (*.jsonl) under');
   });
 
   test('reads ~/.claude/projects by default', async () => {
     const io = recordingIO({ home: '/nonexistent-home' });
-    await runCli(guardDefinition(), ['friction-report'], io);
+    await runCli(guardDefinition, ['friction-report'], io);
     expect(io.out()).toContain('/nonexistent-home/.claude/projects');
   });
 

@@ -1,12 +1,16 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { hookEnv, runHookFile, runWithParserProbe, tempDir } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
+import { guardDefinition } from '../src/guard.ts';
 import { bashCall } from './fake-context.ts';
-import { parserProbe, runBuiltHook } from './built.ts';
 
-const emptyProject = mkdtempSync(join(tmpdir(), 'esg-hook-'));
+const emptyProject = tempDir('esg-hook');
 const env = { CLAUDE_PROJECT_DIR: emptyProject };
+
+/** The built bundle (where the definition says it is) as the host runs it: `node hook.cjs`, the payload on stdin. */
+const runBuiltHook = (payload: unknown, extra: Record<string, string> = {}) =>
+  runHookFile(guardDefinition.bundle, payload, { env: hookEnv(extra) });
 
 describe('the hook bundle as a process', () => {
   test('denies the positive control with the PreToolUse JSON on stdout, exit 0', () => {
@@ -70,13 +74,15 @@ describe('the hook bundle as a process', () => {
 
 describe('the common path does not load the parser', () => {
   const probe = (command: string) => {
-    const out = join(emptyProject, `probe-${Math.random().toString(36).slice(2)}`);
-    const run = runBuiltHook(bashCall(command, { cwd: emptyProject }), { ...env, PARSER_PROBE_OUT: out }, [
-      '--import',
-      parserProbe,
-    ]);
+    const { run, load } = runWithParserProbe(
+      guardDefinition.bundle,
+      bashCall(command, { cwd: emptyProject }),
+      {
+        env: hookEnv(env),
+      },
+    );
     expect(run.exitCode).toBe(0);
-    return JSON.parse(readFileSync(out, 'utf8')) as { parser: string; builtins: string[] };
+    return load;
   };
   // Nor the builtins only the parse path needs: a bundle that imported them at its top would load
   // them on every call (~2 ms).

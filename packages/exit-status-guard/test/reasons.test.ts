@@ -130,25 +130,3 @@ describe('writes that did not happen', () => {
     );
   });
 });
-
-describe('the real scratchpad probe', () => {
-  test.skipIf(process.platform === 'win32')(
-    'finds <TMPDIR>/claude-<uid>/<slug>/<session>/scratchpad, and only when it exists',
-    async () => {
-      const { mkdtempSync, mkdirSync } = await import('node:fs');
-      const { tmpdir } = await import('node:os');
-      const { join } = await import('node:path');
-      const { realContext } = await import('../src/index.ts');
-      const tmp = mkdtempSync(join(tmpdir(), 'esg-tmp-'));
-      const uid = process.getuid?.() ?? 0;
-      const context = realContext({ env: { TMPDIR: tmp } });
-      expect(context.findScratchpad('sess-1', '/home/u/proj')).toBeNull();
-      const pad = join(tmp, `claude-${uid}`, '-home-u-proj', 'sess-1', 'scratchpad');
-      mkdirSync(pad, { recursive: true });
-      expect(context.findScratchpad('sess-1', '/home/u/proj')).toBe(pad);
-      const other = join(tmp, `claude-${uid}`, 'another-slug', 'sess-2', 'scratchpad');
-      mkdirSync(other, { recursive: true });
-      expect(context.findScratchpad('sess-2', '/home/u/proj')).toBe(other);
-    },
-  );
-});

@@ -1,18 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import {
-  compilePattern,
-  compileRegistry,
-  evaluate,
-  loadRegistry,
-  registryLists,
-  type RegistryFile,
-  shippedRegistryFile,
-  translatePosixClasses,
-} from '../src/index.ts';
+import { compilePattern, compileRegistry, evaluate, loadRegistry, type RegistryFile } from '../src/index.ts';
+import { translatePosixClasses } from '../src/pattern.ts';
+import { registryLists, shippedRegistryFile } from '../src/registry.ts';
 import { positiveControl } from './cases.ts';
-import { bashCall, contextWithFiles, contextWithRegistry, fakeContext } from './fake-context.ts';
+import { bashCall, contextWithFiles, contextWithRegistry, fakeContext, noFiles } from './fake-context.ts';
 
 const shipped = JSON.parse(
   readFileSync(new URL('../exit-status-guard.json', import.meta.url), 'utf8'),
@@ -36,7 +29,7 @@ describe('the shipped registry', () => {
     expect(compilePattern(pattern).ok).toBe(true);
   });
   test('drops nothing', () =>
-    expect(loadRegistry({ env: {}, cwd: '/p', readText: () => null }).problems).toEqual([]));
+    expect(loadRegistry({ env: {}, cwd: '/p', readText: noFiles }).problems).toEqual([]));
 
   const hasPython = spawnSync('python3', ['--version']).status === 0;
   test.skipIf(!hasPython)('every pattern also compiles in Python (the common subset)', () => {
@@ -64,7 +57,7 @@ describe('the shipped registry', () => {
     'pulumi destroy --yes',
     'cdk destroy',
   ];
-  const registry = loadRegistry({ env: {}, cwd: '/p', readText: () => null });
+  const registry = loadRegistry({ env: {}, cwd: '/p', readText: noFiles });
   test.for(restoreSamples)('restore %s is also a mutator', (head) => {
     expect(registry.restores.some((regex) => regex.test(head))).toBe(true);
     expect(registry.mutators.some((regex) => regex.test(head))).toBe(true);

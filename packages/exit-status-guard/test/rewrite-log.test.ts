@@ -7,12 +7,12 @@ import { loadRegistry } from '../src/registry.ts';
 import { rewriteFor } from '../src/rewrites.ts';
 import { buildUnit } from '../src/unit.ts';
 import { cases } from './cases.ts';
-import { bashCall, fakeContext } from './fake-context.ts';
+import { bashCall, fakeContext, noFiles } from './fake-context.ts';
 
 // evaluate finds the scratchpad on disk only when a rewrite asks for its log path: a rewrite
 // that places a log asks once and uses it; any other never asks.
 
-const registry = loadRegistry({ env: {}, cwd: '/p', readText: () => null });
+const registry = loadRegistry({ env: {}, cwd: '/p', readText: noFiles });
 const scratchpadLog = chooseLogPath('/tmp/claude-1/-p/s/scratchpad');
 const denied = cases
   .filter((row) => row.want === 'deny')
@@ -20,9 +20,9 @@ const denied = cases
 
 describe('a rewrite asks for the log path exactly when it writes to the log', () => {
   test.for(denied)('$command', ({ command, background }) => {
-    const outcome = parse(command);
+    const outcome = parse(command, { maxNesting: 4 });
     if (!outcome.ok) throw new Error(outcome.message);
-    const hit = findFirstHit(buildUnit(outcome, registry), background);
+    const hit = findFirstHit(buildUnit(outcome.value, registry), background);
     if (hit === null || hit === 'override') throw new Error('the table says deny');
     let asked = 0;
     const rewrite = rewriteFor(hit, () => {

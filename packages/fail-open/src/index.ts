@@ -1,20 +1,25 @@
-/** findUp's options and outcome. */
-export type { FindUpOptions, FindUpOutcome } from './find-up.ts';
-/** A bounded walk up the folders for a marker. */
-export { findUp } from './find-up.ts';
-/** The PreToolUse payload and the Bash / Read tool inputs. */
-export type { BashToolInput, HookInput, ReadToolInput } from './input.ts';
-/** The Bash / Read tool input of a payload, or null when the call is another tool or malformed. */
-export { bashInput, readInput } from './input.ts';
+/** Runs one hook call: bounded stdin, parse, the protocol's reading, evaluate, encoded output; every failure is no opinion. */
+export { runHook } from './run-hook.ts';
+/** A protocol's output, fail-open causes, the runtime handed to evaluate, a host protocol, and runHook's options. */
+export type {
+  Evaluate,
+  FailCause,
+  HookOutput,
+  HookProtocol,
+  HookRuntime,
+  RunHookOptions,
+} from './runtime-types.ts';
+/** A parsed JSON object. */
+export type { JsonObject } from './json.ts';
+/** True for a plain JSON object (not an array, not null). */
+export { isJsonObject } from './json.ts';
+/** The value, or why not: `{ ok: true, value } | { ok: false, reason, message }`. */
+export type { Outcome } from './outcome.ts';
+/** Why readTextFile has no text: absent or unreadable. */
+export type { TextFileProblem } from './read-text-file.ts';
+/** A file's text, or why not (absent, unreadable); never throws. */
+export { readTextFile } from './read-text-file.ts';
 /** The full path of an executable on PATH (PATHEXT on win32), with no subprocess. */
 export { onPath } from './on-path.ts';
 /** The OS temp folder as the env names it (TMPDIR; TEMP or TMP on Windows), else os.tmpdir(), loaded on demand. */
 export { tempFolderOf } from './temp-dir.ts';
-/** Runs one hook call: bounded stdin, parse, evaluate, encoded output; every failure is no opinion. */
-export { runHook } from './run-hook.ts';
-/** The hook's output, fail-open causes, the runtime handed to evaluate, and runHook's options. */
-export type { Evaluate, FailCause, HookOutput, HookRuntime, RunHookOptions } from './runtime-types.ts';
-/** What findWorkTreeTop returns. */
-export type { WorkTreeTop } from './work-tree.ts';
-/** The work-tree top of a folder: walk up to `.git`, following a `.git` file's `gitdir:`. */
-export { findWorkTreeTop } from './work-tree.ts';

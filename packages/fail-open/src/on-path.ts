@@ -19,6 +19,8 @@ export function onPath(
   if (name === '' || name.includes('/') || (windows && name.includes('\\'))) return null;
   const pathList = (windows ? readEnvInsensitive(env, 'PATH') : env.PATH) ?? '';
   const candidates = windows ? windowsNames(name, readEnvInsensitive(env, 'PATHEXT')) : [name];
+  // Windows has no execute bit: a file with a PATHEXT extension runs.
+  const isRunnable = windows ? isFile : isExecutableFile;
 
   for (const rawEntry of pathList.split(delimiter)) {
     const entry = windows ? rawEntry.replace(/^"(.*)"$/, '$1') : rawEntry;
@@ -26,7 +28,7 @@ export function onPath(
     for (const candidate of candidates) {
       // The host's join: on Windows it is win32's; elsewhere `platform` only changes the lookup rules.
       const full = join(entry, candidate);
-      if (isRunnable(full, windows)) return full;
+      if (isRunnable(full)) return full;
     }
   }
   return null;
@@ -46,10 +48,18 @@ function readEnvInsensitive(env: Record<string, string | undefined>, key: string
   return found === undefined ? undefined : env[found];
 }
 
-function isRunnable(file: string, windows: boolean): boolean {
+function isFile(file: string): boolean {
   try {
-    if (!statSync(file).isFile()) return false;
-    if (!windows) accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isExecutableFile(file: string): boolean {
+  if (!isFile(file)) return false;
+  try {
+    accessSync(file, constants.X_OK);
     return true;
   } catch {
     return false;

@@ -1,10 +1,13 @@
-import type { FailCause } from './runtime-types.ts';
+/** Why stdin could not be read to its end. */
+export type StdinProblem = 'stdin-too-large' | 'stdin-timeout' | 'stdin-error';
 
 /**
  * The stdin text, or why it could not be had with the part that was read (a strict guard still
  * judges that raw text: an unreadable payload that looks like a git write is refused).
  */
-export type StdinOutcome = { ok: true; text: string } | { ok: false; cause: FailCause; text: string };
+export type StdinOutcome =
+  | { ok: true; value: string }
+  | { ok: false; reason: StdinProblem; message: string; partial: string };
 
 /**
  * Reads a stream to its end, giving up past `maxBytes` or at `deadline` (a Date.now() value).
@@ -20,8 +23,8 @@ export function readBoundedText(
     let size = 0;
     let settled = false;
 
-    const finish = (outcome: StdinOutcome, release: boolean): void => {
-      if (settled) return;
+    const settle = (outcome: StdinOutcome): boolean => {
+      if (settled) return false;
       settled = true;
       clearTimeout(timer);
       stream.removeListener('data', onData);
@@ -30,27 +33,37 @@ export function readBoundedText(
       stream.removeListener('close', onClose);
       // A late error after we stopped listening must not become an uncaught exception.
       stream.on('error', ignore);
-      if (release) abandon(stream);
       resolve(outcome);
+      return true;
+    };
+    const text = (): string => decode(Buffer.concat(chunks));
+    const failure = (reason: StdinProblem, message: string): StdinOutcome => ({
+      ok: false,
+      reason,
+      message,
+      partial: text(),
+    });
+    // Giving up on a stream that is still open: let it go, so it cannot keep the process alive.
+    const giveUp = (outcome: StdinOutcome): void => {
+      if (settle(outcome)) abandon(stream);
     };
     const onData = (chunk: Buffer | string): void => {
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       size += buffer.length;
       if (size > maxBytes) {
         chunks.push(buffer.subarray(0, buffer.length - (size - maxBytes)));
-        finish({ ok: false, cause: 'stdin-too-large', text: partial() }, true);
+        giveUp(failure('stdin-too-large', `more than ${maxBytes} bytes`));
         return;
       }
       chunks.push(buffer);
     };
-    const partial = (): string => decode(Buffer.concat(chunks));
-    const onEnd = (): void => finish({ ok: true, text: decode(Buffer.concat(chunks)) }, false);
-    const onError = (): void => finish({ ok: false, cause: 'stdin-error', text: partial() }, true);
-    const onClose = (): void => finish({ ok: false, cause: 'stdin-error', text: partial() }, false);
+    const onEnd = (): void => void settle({ ok: true, value: text() });
+    const onError = (): void => giveUp(failure('stdin-error', 'the stream failed'));
+    const onClose = (): void => void settle(failure('stdin-error', 'the stream closed before its end'));
 
     // Unref'd: while the stream is open it keeps the process alive by itself.
     const timer = setTimeout(
-      () => finish({ ok: false, cause: 'stdin-timeout', text: partial() }, true),
+      () => giveUp(failure('stdin-timeout', 'stdin did not end by the deadline')),
       Math.max(0, deadline - Date.now()),
     );
     timer.unref();

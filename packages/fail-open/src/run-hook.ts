@@ -1,4 +1,4 @@
-import { isJsonObject, toHookInput } from './input.ts';
+import { isJsonObject } from './json.ts';
 import { readBoundedText } from './read-stdin.ts';
 import type { Evaluate, FailCause, HookOutput, HookRuntime, RunHookOptions } from './runtime-types.ts';
 import { appendTrace } from './trace.ts';
@@ -11,15 +11,20 @@ const defaultBudgetMs = 3000;
 const overrunGraceMs = 25;
 
 /** The decision before encoding: a verdict the guard returned, or why there is none. */
-type Decision<V> = { verdict: V } | { cause: FailCause };
+type Decision<V> = { ok: true; value: V } | { ok: false; reason: FailCause };
 
 /**
- * Runs one hook call: reads the payload from stdin (bounded in size and time), calls `evaluate`,
- * and writes the encoded verdict. Every failure is no opinion (exit 0, nothing written) unless
- * `onFailOpen` returns a verdict. Sets `process.exitCode` (when writing to the real process
- * streams) and never calls `process.exit()` before the output is flushed. Never rejects.
+ * Runs one hook call: reads the payload from stdin (bounded in size and time), parses it, lets the
+ * protocol read it, calls `evaluate`, and writes what the protocol encodes of the verdict. Every
+ * failure is no opinion (exit 0, nothing written) unless `onFailOpen` returns a verdict. Sets
+ * `process.exitCode` (when writing to the real process streams) and never calls `process.exit()`
+ * before the output is flushed. Never rejects.
  */
-export async function runHook<V>(evaluate: Evaluate<V>, options: RunHookOptions<V>): Promise<HookOutput> {
+export async function runHook<I, V, L extends string>(
+  // NoInfer: the protocol alone says what a verdict is, so a literal verdict keeps its literal kind.
+  evaluate: Evaluate<I, NoInfer<V>>,
+  options: RunHookOptions<I, V, L>,
+): Promise<HookOutput<L>> {
   const startedAt = Date.now();
   // process.hrtime, not performance.now(): the `performance` global loads perf_hooks (~1 ms).
   const startedTick = process.hrtime.bigint();
@@ -32,18 +37,18 @@ export async function runHook<V>(evaluate: Evaluate<V>, options: RunHookOptions<
     deadline: startedAt + (options.budgetMs ?? defaultBudgetMs),
   };
   let tool: string | null = null;
-  let output: HookOutput = noOpinion('encode-failed');
+  let output: HookOutput<L> = noOpinion('encode-failed');
   let cause: FailCause | undefined;
 
   try {
     const decision = await decide(evaluate, options, runtime, (name) => {
       tool = name;
     });
-    if ('cause' in decision) {
-      cause = decision.cause;
-      output = failOpen(decision.cause, options, runtime);
+    if (!decision.ok) {
+      cause = decision.reason;
+      output = failOpen(decision.reason, options, runtime);
     } else {
-      const encoded = encodeSafely(options.encode, decision.verdict);
+      const encoded = encodeSafely(options.protocol.encode, decision.value);
       if (encoded === null) cause = 'encode-failed';
       output = encoded ?? failOpen('encode-failed', options, runtime);
     }
@@ -77,9 +82,9 @@ export async function runHook<V>(evaluate: Evaluate<V>, options: RunHookOptions<
   return output;
 }
 
-async function decide<V>(
-  evaluate: Evaluate<V>,
-  options: RunHookOptions<V>,
+async function decide<I, V, L extends string>(
+  evaluate: Evaluate<I, V>,
+  options: RunHookOptions<I, V, L>,
   runtime: HookRuntime,
   noteTool: (name: string | null) => void,
 ): Promise<Decision<V>> {
@@ -88,27 +93,29 @@ async function decide<V>(
     options.maxStdinBytes ?? defaultMaxStdinBytes,
     runtime.deadline,
   );
-  runtime.raw = stdin.text;
-  if (!stdin.ok) return { cause: stdin.cause };
+  runtime.raw = stdin.ok ? stdin.value : stdin.partial;
+  if (!stdin.ok) return { ok: false, reason: stdin.reason };
 
   let parsed: unknown;
   try {
-    parsed = JSON.parse(stdin.text);
+    parsed = JSON.parse(stdin.value);
   } catch {
-    return { cause: 'invalid-json' };
+    return { ok: false, reason: 'invalid-json' };
   }
-  if (!isJsonObject(parsed)) return { cause: 'not-an-object' };
-  const input = toHookInput(parsed);
-  noteTool(input.tool_name ?? null);
+  if (!isJsonObject(parsed)) return { ok: false, reason: 'not-an-object' };
 
   let returned: V | Promise<V>;
   try {
+    const input = options.protocol.readInput(parsed);
+    noteTool(options.protocol.toolOf(input));
     returned = evaluate(input, runtime);
   } catch {
-    return { cause: 'threw' };
+    return { ok: false, reason: 'threw' };
   }
   if (!isThenable(returned)) {
-    return Date.now() > runtime.deadline ? { cause: 'budget-exceeded' } : { verdict: returned };
+    return Date.now() > runtime.deadline
+      ? { ok: false, reason: 'budget-exceeded' }
+      : { ok: true, value: returned };
   }
   return settleBeforeDeadline(returned, runtime.deadline);
 }
@@ -117,21 +124,30 @@ function settleBeforeDeadline<V>(pending: PromiseLike<V>, deadline: number): Pro
   return new Promise((resolve) => {
     // Ref'd on purpose: an evaluate that waits on nothing would otherwise let the process end
     // with no trace line (and, under a top-level await, exit 13). Cleared as soon as it settles.
-    const timer = setTimeout(() => resolve({ cause: 'budget-exceeded' }), Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => resolve({ ok: false, reason: 'budget-exceeded' }),
+      Math.max(0, deadline - Date.now()),
+    );
     pending.then(
       (verdict) => {
         clearTimeout(timer);
-        resolve(Date.now() > deadline ? { cause: 'budget-exceeded' } : { verdict });
+        resolve(
+          Date.now() > deadline ? { ok: false, reason: 'budget-exceeded' } : { ok: true, value: verdict },
+        );
       },
       () => {
         clearTimeout(timer);
-        resolve({ cause: 'rejected' });
+        resolve({ ok: false, reason: 'rejected' });
       },
     );
   });
 }
 
-function failOpen<V>(cause: FailCause, options: RunHookOptions<V>, runtime: HookRuntime): HookOutput {
+function failOpen<I, V, L extends string>(
+  cause: FailCause,
+  options: RunHookOptions<I, V, L>,
+  runtime: HookRuntime,
+): HookOutput<L> {
   if (!options.onFailOpen) return noOpinion(cause);
   let verdict: V | undefined;
   try {
@@ -140,20 +156,24 @@ function failOpen<V>(cause: FailCause, options: RunHookOptions<V>, runtime: Hook
     return noOpinion(cause);
   }
   if (verdict === undefined) return noOpinion(cause);
-  const encoded = encodeSafely(options.encode, verdict);
+  const encoded = encodeSafely(options.protocol.encode, verdict);
   return encoded ? { ...encoded, cause: encoded.cause ?? cause } : noOpinion(cause);
 }
 
-function encodeSafely<V>(encode: (verdict: V) => HookOutput, verdict: V): HookOutput | null {
+function encodeSafely<V, L extends string>(
+  encode: (verdict: V) => HookOutput<L>,
+  verdict: V,
+): HookOutput<L> | null {
   try {
     const output: unknown = encode(verdict);
-    return isHookOutput(output) ? output : null;
+    return isHookOutput<L>(output) ? output : null;
   } catch {
     return null;
   }
 }
 
-function isHookOutput(value: unknown): value is HookOutput {
+// The label itself cannot be checked here: the runtime does not know the protocol's verdicts.
+function isHookOutput<L extends string>(value: unknown): value is HookOutput<L> {
   if (!isJsonObject(value)) return false;
   return (
     typeof value.stdout === 'string' &&
@@ -172,6 +192,6 @@ function isThenable<V>(value: V | Promise<V>): value is Promise<V> {
   );
 }
 
-function noOpinion(cause: FailCause): HookOutput {
+function noOpinion(cause: FailCause): HookOutput<never> {
   return { stdout: '', stderr: '', exitCode: 0, verdict: 'none', cause };
 }

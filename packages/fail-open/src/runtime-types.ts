@@ -1,11 +1,14 @@
-import type { HookInput } from './input.ts';
+import type { JsonObject } from './json.ts';
 
-/** What one hook call writes, decided by the guard's encoder (gate-approval's `encodeVerdict`). */
-export interface HookOutput {
+/**
+ * What one hook call writes, as the protocol's encoder decided. `L` names the protocol's verdicts
+ * (gate-approval's Claude Code protocol: 'none' | 'deny' | 'refuse' | 'cannotJudge').
+ */
+export interface HookOutput<L extends string = string> {
   stdout: string;
   stderr: string;
   exitCode: 0 | 2; // 0: no opinion or a deny on stdout; 2: a refusal on stderr
-  verdict: string; // 'none' | 'deny' | 'refuse' | 'cannotJudge': for the trace
+  verdict: L | 'none'; // the verdict's name in the trace; 'none' when the call failed open
   cause?: string; // why there is no opinion, when there is a reason to record
 }
 
@@ -29,15 +32,29 @@ export interface HookRuntime {
   deadline: number; // Date.now() value past which the answer is no opinion
 }
 
-/** The guard's decision function, as runHook calls it. */
-export type Evaluate<V> = (input: HookInput, runtime: HookRuntime) => V | Promise<V>;
+/** The guard's decision function, as runHook calls it: the protocol's input, the runtime. */
+export type Evaluate<I, V> = (input: I, runtime: HookRuntime) => V | Promise<V>;
+
+/**
+ * One host's side of a hook call: how a payload becomes the guard's input and a verdict becomes
+ * what the process writes. gate-approval holds Claude Code's (`claudeCode`); the runtime knows no
+ * host's field names.
+ */
+export interface HookProtocol<I, V, L extends string = string> {
+  /** The guard's input from a payload that parsed to a JSON object. A throw is no opinion (`threw`). */
+  readInput: (payload: JsonObject) => I;
+  /** The tool the call is for, as the trace line names it; null when the payload names none. */
+  toolOf: (input: I) => string | null;
+  /** What the process writes for a verdict. A throw, or a value that is not a HookOutput, is `encode-failed`. */
+  encode: (verdict: V) => HookOutput<L>;
+}
 
 /** Options of `runHook`. */
-export interface RunHookOptions<V> {
+export interface RunHookOptions<I, V, L extends string = string> {
   /** The guard's name ('exit-status-guard'): used in trace lines and nothing else. */
   guard: string;
-  /** Turns a verdict into what the process writes (gate-approval's `encodeVerdict`). */
-  encode: (verdict: V) => HookOutput;
+  /** The host's protocol (gate-approval's `claudeCode`). */
+  protocol: HookProtocol<I, V, L>;
   /** Largest stdin accepted, in bytes. Default 4 MiB. */
   maxStdinBytes?: number;
   /** Time for reading stdin and evaluating together, in ms. Default 3000 (the host kills at 5 s). */

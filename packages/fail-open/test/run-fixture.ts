@@ -1,11 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { type HookRun, hookEnv, runHookFile } from '@kit/test-kit';
 
-/** What a fixture process did. */
-export interface ProcessResult {
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
+/** What a fixture process did, and how long it took. */
+export interface ProcessResult extends HookRun {
   ms: number;
 }
 
@@ -20,14 +18,8 @@ export function runFixture(
   env: Record<string, string> = {},
 ): ProcessResult {
   const started = Date.now();
-  const run = spawnSync(process.execPath, [fixturePath(name)], {
-    input: stdin,
-    env: { ...process.env, KIT_HOOKS_TRACE: '', ...env },
-    encoding: 'utf8',
-    timeout: 15_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return { exitCode: run.status, stdout: run.stdout, stderr: run.stderr, ms: Date.now() - started };
+  const run = runHookFile(fixturePath(name), stdin, { env: hookEnv(env), timeoutMs: 15_000 });
+  return { ...run, ms: Date.now() - started };
 }
 
 /** Runs a fixture and feeds stdin through `feed`, which may dribble bytes or never close the pipe. */
@@ -38,9 +30,7 @@ export function runFixtureFed(
 ): Promise<ProcessResult> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [fixturePath(name)], {
-      env: { ...process.env, KIT_HOOKS_TRACE: '', ...env },
-    });
+    const child = spawn(process.execPath, [fixturePath(name)], { env: hookEnv(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -59,6 +49,8 @@ export function runFixtureFed(
   });
 }
 
+// fail-open depends on no kit package, so gate-approval's bashPayload is not at hand: the fixtures'
+// stand-in protocol reads Claude Code's field names, and this is a payload of that shape.
 export const bashPayload = (command: string): string =>
   JSON.stringify({
     session_id: 's1',

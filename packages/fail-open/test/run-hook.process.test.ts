@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
 import { bashPayload, denyLine, runFixture, runFixtureFed } from './run-fixture.ts';
 
@@ -28,6 +28,7 @@ describe('a guard that fails in any way means no opinion: exit 0, nothing printe
     'rejects-null.mjs',
     'returns-garbage.mjs',
     'returns-garbage-output.mjs',
+    'reads-throw.mjs',
     'cannot-judge.mjs',
     'on-fail-open-throws.mjs',
     'hangs.mjs',
@@ -147,7 +148,7 @@ describe('slow stdin', () => {
 });
 
 describe('KIT_HOOKS_TRACE', () => {
-  const traceDir = mkdtempSync(join(tmpdir(), 'fail-open-trace-'));
+  const traceDir = tempDir('fail-open-trace');
 
   test('one JSON line per call: time, guard, tool, verdict, cause, ms', () => {
     const trace = join(traceDir, 'trace.jsonl');
@@ -186,7 +187,9 @@ describe('KIT_HOOKS_TRACE', () => {
   });
 });
 
-test('evaluate receives the payload with unknown fields kept and wrong-typed known fields dropped', () => {
+// Which fields a payload may carry is the protocol's to say (gate-approval's claudeCode drops a
+// wrong-typed known field, tested there): the runtime hands evaluate what the protocol read.
+test('evaluate receives what the protocol read from the payload, unknown fields and all', () => {
   const raw = JSON.stringify({
     tool_name: 'Bash',
     tool_input: { command: 'ls' },
@@ -196,14 +199,14 @@ test('evaluate receives the payload with unknown fields kept and wrong-typed kno
   const run = runFixture('echo-input.mjs', raw);
   const reason = JSON.parse(run.stdout).hookSpecificOutput.permissionDecisionReason;
   expect(JSON.parse(reason)).toEqual({
-    input: { tool_name: 'Bash', tool_input: { command: 'ls' }, effort: { level: 'medium' } },
+    input: { tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: 42, effort: { level: 'medium' } },
     rawLength: raw.length,
     guard: 'fixture-guard',
   });
 });
 
 describe('the output goes straight to the file descriptors', () => {
-  const streamsLog = (): string => join(mkdtempSync(join(tmpdir(), 'kit-streams-')), 'built.log');
+  const streamsLog = (): string => join(tempDir('kit-streams'), 'built.log');
   const builtStreams = (log: string): string[] => {
     try {
       return readFileSync(log, 'utf8')

@@ -1,15 +1,31 @@
-/** The shared CLI every guard's bin is built from (hook, install, uninstall, explain, doctor). */
-export { runCli } from './cli/run-cli.ts';
-/** A verdict in the host's PreToolUse protocol (deny JSON on stdout, refuse on stderr with exit 2). */
-export { encodeVerdict } from './encode.ts';
-/** What a guard hands the shared CLI, and the CLI's I/O. */
+/** Claude Code's protocol for fail-open's runHook: reads the payload, names the tool, encodes a verdict. */
+export { claudeCode } from './hosts/claude-code.ts';
+/** Claude Code's PreToolUse payload, the Bash / Read tool inputs, and the payload builders' options. */
+export type {
+  BashPayloadOptions,
+  BashToolInput,
+  HookInput,
+  PayloadOptions,
+  ReadPayloadOptions,
+  ReadToolInput,
+} from './hosts/claude-code.ts';
+/** The Bash / Read tool input of a payload, or null when the call is another tool (checked exactly) or malformed. */
+export { bashInput, readInput } from './hosts/claude-code.ts';
+/** A Bash / Read call as Claude Code sends it: for tests, `explain` and positive controls. */
+export { bashPayload, readPayload } from './hosts/claude-code.ts';
+/** A guard's definition for the shared CLI: the version and the bundle path derived from its package. */
+export { defineGuard } from './guard.ts';
+/** What a guard states, what the shared CLI gets, and the CLI's I/O. */
 export type {
   CliIO,
   GuardCommand,
   GuardDefinition,
+  GuardSpec,
   GuardSwitch,
   PositiveControl,
-} from './guard-definition.ts';
+} from './guard.ts';
+/** The shared CLI every guard's bin is built from (hook, install, uninstall, explain, doctor). */
+export { runCli } from './cli/run-cli.ts';
 /** What a switch says: off, on or auto. */
 export type { SwitchState } from './switches.ts';
 /** Reads NAME=off|on from an env object (the current name beats a legacy one), and TAGOUT_HOOKS_STRICT. */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import type { CliIO } from '../src/index.ts';
-import { runCli } from '../src/index.ts';
-import { cli, makeGuard, tempTree } from './cli-harness.ts';
+import { recordingIO, tempTree } from '@kit/test-kit';
+import { bashPayload, runCli } from '../src/index.ts';
+import { cli, makeGuard } from './cli-harness.ts';
 
 const guard = makeGuard();
 const where = { cwd: tempTree(), home: tempTree() };
@@ -66,23 +66,11 @@ describe('arguments', () => {
 
 describe('hook: the same runtime and evaluate as the bundle', () => {
   async function hook(stdin: string, env: Record<string, string> = {}) {
-    let stdout = '';
-    let stderr = '';
-    const io: CliIO = {
-      ...where,
-      env,
-      stdout: (t) => {
-        stdout += t;
-      },
-      stderr: (t) => {
-        stderr += t;
-      },
-      stdin: async () => stdin,
-    };
-    return { code: await runCli(guard, ['hook'], io), stdout, stderr };
+    const io = recordingIO({ ...where, env, stdin: async () => stdin });
+    return { code: await runCli(guard, ['hook'], io), stdout: io.out(), stderr: io.err() };
   }
   test('denies the control', async () => {
-    const result = await hook(JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'shred x' } }));
+    const result = await hook(JSON.stringify(bashPayload('shred x')));
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   });
@@ -94,16 +82,8 @@ describe('hook: the same runtime and evaluate as the bundle', () => {
       ...guard,
       onFailOpen: () => ({ kind: 'refuse' as const, reason: 'example-guard: cannot judge' }),
     };
-    let stderr = '';
-    const code = await runCli(strict, ['hook'], {
-      ...where,
-      env: {},
-      stdout: () => undefined,
-      stderr: (t) => {
-        stderr += t;
-      },
-      stdin: async () => '{',
-    });
-    expect([code, stderr]).toEqual([2, 'example-guard: cannot judge\n']);
+    const io = recordingIO({ ...where, stdin: async () => '{' });
+    const code = await runCli(strict, ['hook'], io);
+    expect([code, io.err()]).toEqual([2, 'example-guard: cannot judge\n']);
   });
 });

@@ -1,30 +1,18 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { hookEnv, installedHandler, runHookCommand, tempTree } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
-import { cli, makeGuard, tempTree } from './cli-harness.ts';
+import { bashPayload } from '../src/index.ts';
+import { cli, makeGuard } from './cli-harness.ts';
 
 const guard = makeGuard();
-const shred = {
-  hook_event_name: 'PreToolUse',
-  cwd: '/tmp',
-  tool_name: 'Bash',
-  tool_input: { command: 'shred secrets.txt' },
-};
+const shred = bashPayload('shred secrets.txt', { cwd: '/tmp' });
 const denyLine = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'example-guard: use `rm` instead of `shred`' } })}\n`;
 
 /** Runs the installed handler exactly as the host does: command + args from the settings entry, payload on stdin. */
 function runInstalledHandler(root: string, payload: unknown, env: Record<string, string> = {}) {
-  const settings = JSON.parse(readFileSync(join(root, '.claude', 'settings.json'), 'utf8'));
-  const group = settings.hooks.PreToolUse.find((g: { matcher: string }) => g.matcher === 'Bash');
-  const handler = group.hooks[0];
-  const run = spawnSync(handler.command, handler.args, {
-    input: JSON.stringify(payload),
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    timeout: handler.timeout * 1000,
-  });
-  return { exitCode: run.status, stdout: run.stdout, stderr: run.stderr };
+  const handler = installedHandler(join(root, '.claude', 'settings.json'), 'Bash');
+  return runHookCommand(handler, payload, { env: hookEnv(env), timeoutMs: handler.timeout * 1000 });
 }
 
 describe('the whole path: install --project, the installed command denies, doctor passes', () => {

@@ -2,7 +2,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { cli, makeGuard, tempTree } from './cli-harness.ts';
+import { tempTree } from '@kit/test-kit';
+import { cli, makeGuard } from './cli-harness.ts';
 
 const guard = makeGuard();
 const projectSettings = (root: string) => join(root, '.claude', 'settings.json');

@@ -1,5 +1,4 @@
-import type { HookInput } from '@kit/fail-open';
-import { readSwitch } from '@kit/gate-approval';
+import { type HookInput, readSwitch } from '@kit/gate-approval';
 
 /** The switch and the per-command escape share one name. */
 export const switchName = 'GIT_GATE';

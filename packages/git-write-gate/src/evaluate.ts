@@ -1,11 +1,20 @@
 import { isAbsolute, join } from 'node:path';
-import { bashInput, type HookInput } from '@kit/fail-open';
-import { cannotJudge, deny, isStrict, none, readSwitch, refuse, type Verdict } from '@kit/gate-approval';
+import {
+  bashInput,
+  cannotJudge,
+  deny,
+  type HookInput,
+  isStrict,
+  none,
+  readSwitch,
+  refuse,
+  type Verdict,
+} from '@kit/gate-approval';
 import { parse } from '@kit/shell-segments';
 import { isMainThread, startsWithEscape, switchName } from './escape.ts';
 import { isGitLooking, mayMoveDirectory } from './git-looking.ts';
-import type { GuardContext } from './guard-context.ts';
-import { type Finding, findWrites } from './judge-line.ts';
+import type { GuardContext } from './context.ts';
+import { type Finding, findWrites, maxNesting } from './judge-line.ts';
 import { type ManagedRepository, probeRepository } from './probe.ts';
 import { defaultProfile, parseProfile, type RepoProfile } from './profile.ts';
 import { buildCannotJudgeText, buildDenyText, type EscapeOffer, guardName } from './reasons.ts';
@@ -75,7 +84,7 @@ interface Judging {
 
 function judgeCommand(command: string, cwd: string, judging: Judging): Verdict {
   // 7. Parse. Over 64 KiB or a parse error: cannot judge, at the payload cwd (no segments, no cd).
-  const outcome = parse(command);
+  const outcome = parse(command, { maxNesting });
   if (!outcome.ok) {
     const why =
       outcome.reason === 'too-long'
@@ -94,7 +103,7 @@ function judgeCommand(command: string, cwd: string, judging: Judging): Verdict {
     );
   }
   // 8. Every segment at every depth.
-  const findings = findWrites(outcome, cwd);
+  const findings = findWrites(outcome.value, cwd);
   for (const finding of findings) {
     if (finding.kind !== 'write') continue;
     const verdict = judgeWrite(finding, judging);
@@ -214,7 +223,7 @@ class RepositoryProbe {
     let profile = this.profiles.get(repository.profile);
     if (profile === undefined) {
       const text = this.context.readText(repository.profile);
-      profile = text === null ? defaultProfile : parseProfile(text);
+      profile = text.ok ? parseProfile(text.value) : defaultProfile;
       this.profiles.set(repository.profile, profile);
     }
     return profile;

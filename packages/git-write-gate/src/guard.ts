@@ -1,25 +1,20 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { GuardDefinition } from '@kit/gate-approval';
+import { bashPayload, defineGuard, type GuardDefinition } from '@kit/gate-approval';
 import { realContext } from './context.ts';
 import { evaluate } from './evaluate.ts';
 import { onFailOpen } from './fail-open-policy.ts';
 import { profileRelativePath } from './probe.ts';
 import { guardName } from './reasons.ts';
-import { version } from './version.ts';
 
 /** What this gate hands the shared CLI (`git-write-gate install | explain | doctor | hook`). */
-export const guardDefinition: GuardDefinition = {
+export const guardDefinition: GuardDefinition = defineGuard({
+  packageUrl: import.meta.url,
   name: guardName,
-  version,
   description:
     'Denies the git writes that corrupt shared checkouts in repositories the kit manages, and names the replacement.',
   matcher: 'Bash',
   strictMode: true,
-  // From dist/cli.js and from src/guard.ts alike, the bundle is dist/hook.cjs of this package.
-  bundle: fileURLToPath(new URL('../dist/hook.cjs', import.meta.url)),
   switches: [
     {
       name: 'GIT_GATE',
@@ -33,28 +28,12 @@ export const guardDefinition: GuardDefinition = {
     },
   ],
   evaluate: (input, runtime) => evaluate(input, realContext(runtime)),
-  payloadFor: (command, cwd) => ({
-    session_id: 'explain',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: { command },
-    cwd,
-  }),
-  positiveControl: async () => {
-    const repository = await mkdtemp(join(tmpdir(), 'git-write-gate-control-'));
+  // A managed repository as the probe sees one: a `.git` folder and the profile at the top.
+  positiveControl: async (repository) => {
     await mkdir(join(repository, '.git'));
     await mkdir(join(repository, '.claude', 'skills'), { recursive: true });
     await writeFile(join(repository, profileRelativePath), '---\nname: repo-profile\n---\n');
-    return {
-      payload: {
-        session_id: 'doctor',
-        hook_event_name: 'PreToolUse',
-        tool_name: 'Bash',
-        tool_input: { command: 'git push origin main' },
-        cwd: repository,
-      },
-      cleanup: () => rm(repository, { recursive: true, force: true }),
-    };
+    return { payload: bashPayload('git push origin main', { cwd: repository, sessionId: 'doctor' }) };
   },
   onFailOpen,
-};
+});

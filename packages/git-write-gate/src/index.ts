@@ -1,8 +1,9 @@
 /** Decides one PreToolUse payload: a deny for a judged write, a refusal (strict) or no opinion. */
-
+export { evaluate } from './evaluate.ts';
+/** What evaluate may learn about the world: env, raw stdin text and the file-system probes. */
+export type { GuardContext } from './context.ts';
 /** The real probes (fs, no subprocess) over a hook runtime's env and raw stdin. */
 export { realContext } from './context.ts';
-export { evaluate } from './evaluate.ts';
 /** The strict-mode policy for payloads the hook could not read: runHook's onFailOpen. */
 export { onFailOpen } from './fail-open-policy.ts';
 /** What parseGitGlobals returns, and a head word (null for an expansion). */
@@ -11,8 +12,6 @@ export type { GitGlobals, HeadWord } from './git-global-options.ts';
 export { parseGitGlobals } from './git-global-options.ts';
 /** The cheap reject: true when a text contains git, gh … merge, or a backslash. */
 export { isGitLooking } from './git-looking.ts';
-/** What evaluate may learn about the world: env, raw stdin text and the file-system probes. */
-export type { GuardContext } from './guard-context.ts';
 /** A managed repository as the probe found it. */
 export type { ManagedRepository } from './probe.ts';
 /** The evidence probe, and where the profile lives in a work tree. */
@@ -23,8 +22,6 @@ export type { RepoProfile } from './profile.ts';
 export { defaultProfile, parseProfile } from './profile.ts';
 /** The reason opener and the guard's name. */
 export { guardName } from './reasons.ts';
-/** The package version. */
-export { version } from './version.ts';
 /** A head's judgement and the kinds of write. */
 export type { HeadJudgement, WriteKind } from './write-class.ts';
 /** The write class as a pure function over a command's head words. */

@@ -1,8 +1,9 @@
 import {
-  type ParseOutcome,
-  parseNested,
-  type Segment,
+  type CommandLine,
+  type Nested,
+  nestedRunBy,
   unwrapLaunchers,
+  walkSegments,
   type Word,
 } from '@kit/shell-segments';
 import {
@@ -12,7 +13,6 @@ import {
   directoryOf,
 } from './effective-directory.ts';
 import { hasEscapeAssignment } from './escape.ts';
-import { laterFindActions } from './find-exec.ts';
 import type { HeadWord } from './git-global-options.ts';
 import { judgeHead, type WriteKind } from './write-class.ts';
 
@@ -38,42 +38,47 @@ export type Finding =
       escaped: boolean;
     };
 
-// `eval "eval \"eval …\""`: past this depth the line is not judged.
-const maxNesting = 8;
+/** How many command lines deep the gate reads (`eval "eval \"eval …\""`); deeper, the line is not judged. */
+export const maxNesting = 8;
 
-interface Frame {
-  base: string; // the directory the outcome's first segment runs in
-  escaped: boolean; // the string came from a segment carrying the escape
-  nesting: number;
+/** What the segments of one command line inherit from the segment that runs it. */
+interface LineFrame {
+  base: string; // the directory the line's first segment runs in
+  escaped: boolean; // the line is run by a segment carrying the escape
+  assignNames: readonly string[]; // a find action's line: the names assigned in front of the find (GH_REPO=)
+  subject: string | null; // a find action's line: the find, which a reason names (and a GIT_GATE=off prefix goes before)
 }
 
-/** What the walk carries from one segment to the next, across nested strings too. */
+/** What the walk carries from one segment to the next, across nested lines too. */
 interface LineState {
   afterInit: boolean; // `git init` came earlier on the line
   findings: Finding[];
 }
 
 /**
- * Every write and every "cannot judge" on a parsed line, at every depth: the segments of the
- * outcome (subshells, groups, bodies, substitutions are already segments of it), and the strings
- * given to `bash -c` / `eval` / `env -S`, re-parsed and walked as commands of their own.
+ * Every write and every "cannot judge" on a parsed command, at every depth: the segments of each
+ * command line of the tree (subshells, groups, bodies, substitutions are segments of their line),
+ * the lines given to `bash -c` / `eval` / `env -S` and every `find -exec` action included, in the
+ * order the shared walk meets them.
  */
-export function findWrites(outcome: ParseOutcome & { ok: true }, cwd: string): Finding[] {
+export function findWrites(top: CommandLine, cwd: string): Finding[] {
   const state: LineState = { afterInit: false, findings: [] };
-  walkOutcome(outcome, { base: cwd, escaped: false, nesting: 0 }, state);
-  return state.findings;
-}
-
-function walkOutcome(outcome: ParseOutcome & { ok: true }, frame: Frame, state: LineState): void {
-  const moves: DirectoryMove[] = [];
-  for (const segment of outcome.segments) {
-    const directory = directoryOf(segment, frame.base, moves);
+  const frames = new Map<CommandLine, LineFrame>([
+    [top, { base: cwd, escaped: false, assignNames: [], subject: null }],
+  ]);
+  const moves = new Map<CommandLine, DirectoryMove[]>();
+  for (const { segment, line } of walkSegments(top)) {
+    const frame = frames.get(line) as LineFrame;
+    const lineMoves = moves.get(line) ?? [];
+    moves.set(line, lineMoves);
+    const directory = directoryOf(segment, frame.base, lineMoves);
     const unwrapped = unwrapLaunchers(segment.argv);
     const head = unwrapped.head.map((word) => word.value);
     const escaped =
       frame.escaped || hasEscapeAssignment(segment.assigns) || hasEscapeAssignment(unwrapped.assigns);
+    const subject = frame.subject ?? segment.text;
     const unknown: Unknown = (cause, why, at) => {
-      state.findings.push({ kind: 'unknown', cause, segment: segment.text, why, directory: at, escaped });
+      state.findings.push({ kind: 'unknown', cause, segment: subject, why, directory: at, escaped });
     };
 
     const move = directoryMoveOf(
@@ -82,44 +87,61 @@ function walkOutcome(outcome: ParseOutcome & { ok: true }, frame: Frame, state: 
       unwrapped.head.map((word) => word.dynamic),
       directory,
     );
-    if (move !== null) moves.push(move);
+    if (move !== null) lineMoves.push(move);
 
     // env -C DIR / sudo -D DIR run the command elsewhere, before any git -C applies.
     const launchedIn = applyDirectoryChanges(
       directory,
       unwrapped.directories.map((word) => (word.dynamic ? null : word.value)),
     );
-    walkNested(segment, launchedIn, escaped, frame, state, unknown);
-
     const assignNames = [
+      ...frame.assignNames,
       ...segment.assigns.map((assign) => assign.name),
       ...unwrapped.assigns.map((assign) => assign.name),
     ];
-    const later = unwrapped.launchers.includes('find') ? laterFindActions(segment.argv) : [];
-    const heads = [unwrapped, ...later.map((action) => unwrapLaunchers(action))];
-    for (const { head: words, launchers } of heads) {
-      judgeWords(
-        words,
-        headValues(words, [...unwrapped.launchers, ...launchers]),
-        assignNames,
-        segment,
-        launchedIn,
+    // The lines this segment runs are walked right after it, from where it runs them.
+    for (const nested of nestedRunBy(line, segment)) {
+      if (!nested.ok) {
+        unknown('nested', whyUnread(nested), launchedIn);
+        continue;
+      }
+      const findAction = nested.line.runner?.kind === 'find-exec';
+      frames.set(nested.line, {
+        base: launchedIn,
         escaped,
-        state,
-        unknown,
-      );
+        // A find's assignments stand in front of each action's command, as they stood in front of
+        // find's own head (GH_REPO=x find … -exec gh pr merge); a string's line starts with none.
+        assignNames: findAction ? assignNames : [],
+        subject: findAction ? subject : null,
+      });
     }
+
+    judgeWords(
+      unwrapped.head,
+      headValues(unwrapped.head, unwrapped.launchers, line),
+      assignNames,
+      subject,
+      launchedIn,
+      escaped,
+      state,
+      unknown,
+    );
   }
+  return state.findings;
+}
+
+function whyUnread(nested: Nested & { ok: false }): string {
+  if (nested.reason === 'too-deep') return `commands nested deeper than ${maxNesting} levels`;
+  return `the string it runs cannot be read (${nested.reason}: ${nested.message})`;
 }
 
 /**
- * The values judgeHead reads. Arguments a launcher supplies at run time are unknown: `find -exec`
- * replaces `{}` with found paths (`.` first, for `find .`), and `xargs` appends its input lines.
+ * The values judgeHead reads. Arguments supplied at run time are unknown: in a find action's line
+ * `{}` is a found path (`.` first, for `find .`), and `xargs` appends its input lines.
  */
-function headValues(words: Word[], launchers: string[]): HeadWord[] {
-  const values: HeadWord[] = words.map((word) =>
-    launchers.includes('find') && word.value === '{}' ? null : word.value,
-  );
+function headValues(words: Word[], launchers: string[], line: CommandLine): HeadWord[] {
+  const found = line.runner?.kind === 'find-exec';
+  const values: HeadWord[] = words.map((word) => (found && word.value === '{}' ? null : word.value));
   if (launchers.includes('xargs') && values.length > 0) values.push(null);
   return values;
 }
@@ -128,7 +150,7 @@ function judgeWords(
   words: Word[],
   values: HeadWord[],
   assignNames: string[],
-  segment: Segment,
+  subject: string,
   directory: string,
   escaped: boolean,
   state: LineState,
@@ -151,7 +173,7 @@ function judgeWords(
       if (state.afterInit && judged.write !== 'pr-merge') return;
       state.findings.push({
         kind: 'write',
-        segment: segment.text,
+        segment: subject,
         write: judged.write,
         directory: applyDirectoryChanges(directory, judged.directories),
         retargeted: judged.retargeted,
@@ -163,35 +185,4 @@ function judgeWords(
         unknown('expansion', judged.why, applyDirectoryChanges(directory, judged.directories));
       return;
   }
-}
-
-function walkNested(
-  segment: Segment,
-  directory: string,
-  escaped: boolean,
-  frame: Frame,
-  state: LineState,
-  unknown: Unknown,
-): void {
-  let nested: ReturnType<typeof parseNested>;
-  try {
-    nested = parseNested(segment);
-  } catch (error) {
-    unknown('nested', `reading the string it runs threw (${describe(error)})`, directory);
-    return;
-  }
-  if (nested === null) return;
-  if (!nested.ok) {
-    unknown('nested', `the string it runs cannot be read (${nested.reason}: ${nested.message})`, directory);
-    return;
-  }
-  if (frame.nesting + 1 > maxNesting) {
-    unknown('nested', `commands nested deeper than ${maxNesting} levels`, directory);
-    return;
-  }
-  walkOutcome(nested, { base: directory, escaped, nesting: frame.nesting + 1 }, state);
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

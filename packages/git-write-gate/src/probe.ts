@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { GuardContext } from './guard-context.ts';
+import type { GuardContext } from './context.ts';
 
 /** Where the evidence lives, relative to the top of a work tree. */
 export const profileRelativePath = '.claude/skills/repo-profile.md';

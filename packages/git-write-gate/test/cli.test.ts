@@ -1,40 +1,22 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CliIO } from '@kit/gate-approval';
 import { runCli } from '@kit/gate-approval';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { installedHandler, type RecordingIO, recordingIO, tempDir } from '@kit/test-kit';
+import { describe, expect, test } from 'vitest';
 import { guardDefinition } from '../src/guard.ts';
 import { makeFixtures } from './fixtures.ts';
 
-let fixtures: ReturnType<typeof makeFixtures>;
-let home: string;
-beforeAll(() => {
-  fixtures = makeFixtures();
-  home = realpathSync(mkdtempSync(join(tmpdir(), 'git-write-gate-home-')));
-});
-afterAll(() => {
-  fixtures.cleanup();
-  rmSync(home, { recursive: true, force: true });
-});
-
-function io(cwd: string, env: Record<string, string> = {}): CliIO & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { cwd, env, home, stdout: (text) => out.push(text), stderr: (text) => err.push(text), out, err };
-}
-
-const handlerOf = (settingsFile: string) => {
-  const settings = JSON.parse(readFileSync(settingsFile, 'utf8'));
-  return settings.hooks.PreToolUse.find((entry: { matcher: string }) => entry.matcher === 'Bash').hooks[0];
-};
+const fixtures = makeFixtures();
+const home = tempDir('git-write-gate-home');
+const io = (cwd: string, env: Record<string, string> = {}): RecordingIO => recordingIO({ cwd, env, home });
+const handlerOf = (settingsFile: string) => installedHandler(settingsFile, 'Bash');
 
 describe('the shared CLI, wired for this gate', () => {
   test('--version is the package version', async () => {
     const cli = io(fixtures.outside);
     expect(await runCli(guardDefinition, ['--version'], cli)).toBe(0);
     const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-    expect(cli.out.join('').trim()).toBe(manifest.version);
+    expect(cli.out().trim()).toBe(manifest.version);
   });
   test('install --project writes one Bash handler with timeout 5 and no onFailure', async () => {
     expect(await runCli(guardDefinition, ['install', '--project'], io(fixtures.plain))).toBe(0);
@@ -53,29 +35,25 @@ describe('the shared CLI, wired for this gate', () => {
       timeout: 5,
       onFailure: 'block',
     });
-    expect(cli.out.join('')).toMatch(/onFailure|block/);
+    expect(cli.out()).toMatch(/onFailure|block/);
   });
   test('explain runs the same evaluate: a deny in the managed repository, none in the plain one', async () => {
     const managed = io(fixtures.managed);
     await runCli(guardDefinition, ['explain', 'git push origin main', '--json'], managed);
-    expect(JSON.parse(managed.out.join(''))).toMatchObject({ verdict: 'deny', rule: 'push' });
+    expect(JSON.parse(managed.out())).toMatchObject({ verdict: 'deny', rule: 'push' });
     const plain = io(fixtures.plain);
     await runCli(guardDefinition, ['explain', 'git push origin main', '--json'], plain);
-    expect(JSON.parse(plain.out.join(''))).toMatchObject({ verdict: 'none' });
+    expect(JSON.parse(plain.out())).toMatchObject({ verdict: 'none' });
   });
   test('the positive control denies', async () => {
-    const control = await guardDefinition.positiveControl();
-    try {
-      const verdict = await guardDefinition.evaluate(control.payload, {
-        env: {},
-        raw: '',
-        guard: 'git-write-gate',
-        deadline: Date.now() + 1000,
-      });
-      expect(verdict.kind).toBe('deny');
-    } finally {
-      await control.cleanup?.();
-    }
+    const control = await guardDefinition.positiveControl(tempDir());
+    const verdict = await guardDefinition.evaluate(control.payload, {
+      env: {},
+      raw: '',
+      guard: 'git-write-gate',
+      deadline: Date.now() + 1000,
+    });
+    expect(verdict.kind).toBe('deny');
   });
   test('the hook command behaves as the bundle, strict policy included', async () => {
     const strict = {
@@ -83,6 +61,6 @@ describe('the shared CLI, wired for this gate', () => {
       stdin: async () => '{"command":"git push"',
     };
     expect(await runCli(guardDefinition, ['hook'], strict)).toBe(2);
-    expect(strict.err.join('')).toMatch(/^git-write-gate: cannot judge/);
+    expect(strict.err()).toMatch(/^git-write-gate: cannot judge/);
   });
 });

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
-import type { HookInput } from '@kit/fail-open';
-import type { GuardContext } from '../src/guard-context.ts';
+import { bashPayload, type HookInput } from '@kit/gate-approval';
+import type { GuardContext } from '../src/context.ts';
 
 /** A file system described by its work-tree tops and its files; every ancestor of an entry is a directory. */
 export interface FakeWorld {
@@ -58,7 +58,12 @@ export function fakeContext(
     ...(raw === undefined ? {} : { raw }),
     isDirectory: (path) => directories.has(path),
     isFile: (path) => Object.hasOwn(world.files, path),
-    readText: (path) => (Object.hasOwn(world.files, path) ? (world.files[path] ?? null) : null),
+    readText: (path) => {
+      const text = Object.hasOwn(world.files, path) ? world.files[path] : undefined;
+      return text === undefined
+        ? { ok: false, reason: 'absent', message: `${path} does not exist` }
+        : { ok: true, value: text };
+    },
     findWorkTreeTop: (dir) => {
       for (let current = dir; ; current = dirname(current)) {
         if (world.workTrees.includes(current)) return current;
@@ -68,14 +73,7 @@ export function fakeContext(
   };
 }
 
-/** A Bash PreToolUse payload. */
+/** A Bash PreToolUse payload, in the managed repository unless told otherwise; `extra` fields win. */
 export function bashCall(command: string, cwd = '/repos/managed', extra: Partial<HookInput> = {}): HookInput {
-  return {
-    session_id: 's1',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: { command },
-    cwd,
-    ...extra,
-  };
+  return { ...bashPayload(command, { cwd, sessionId: 's1' }), ...extra };
 }

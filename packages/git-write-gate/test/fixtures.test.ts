@@ -1,16 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { tempRepo } from '@kit/test-kit';
+import { describe, expect, test } from 'vitest';
 import { realContext } from '../src/context.ts';
 import { evaluate } from '../src/evaluate.ts';
 import { bashCall } from './fake-context.ts';
 import { makeFixtures } from './fixtures.ts';
 
-let fixtures: ReturnType<typeof makeFixtures>;
-beforeAll(() => {
-  fixtures = makeFixtures();
-});
-afterAll(() => fixtures.cleanup());
+const fixtures = makeFixtures();
 
 const judge = (command: string, cwd: string, env: Record<string, string> = {}) =>
   evaluate(bashCall(command, cwd), realContext({ env, raw: '' }));
@@ -73,12 +70,8 @@ describe('fixture repositories on disk, the real probes', () => {
   test('GIT_GATE=on denies in the plain repository', () => {
     expect(judge('git push', fixtures.plain, { GIT_GATE: 'on' }).kind).toBe('deny');
   });
-  test('a profile that is a folder is no evidence', async () => {
-    const { mkdirSync } = await import('node:fs');
-    const { git } = await import('./fixtures.ts');
-    const fake = join(fixtures.root, 'folder-profile');
-    mkdirSync(join(fake, '.claude/skills/repo-profile.md'), { recursive: true });
-    git(fake, 'init', '-q');
+  test('a profile that is a folder is no evidence', () => {
+    const fake = tempRepo({ '.claude/skills/repo-profile.md/': '' });
     expect(judge('git push', fake).kind).toBe('none');
   });
 });

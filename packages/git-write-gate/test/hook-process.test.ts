@@ -1,49 +1,22 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { existsSync } from 'node:fs';
+import { bashPayload } from '@kit/gate-approval';
+import { hookEnv, runHookFile, runWithParserProbe } from '@kit/test-kit';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { guardDefinition } from '../src/guard.ts';
 import { makeFixtures } from './fixtures.ts';
 
-const builtHook = fileURLToPath(new URL('../dist/hook.cjs', import.meta.url));
-let fixtures: ReturnType<typeof makeFixtures>;
+const builtHook = guardDefinition.bundle;
+const fixtures = makeFixtures();
 beforeAll(() => {
   if (!existsSync(builtHook))
     throw new Error(`build first: ${builtHook} is missing (pnpm --filter @kit/git-write-gate build)`);
-  fixtures = makeFixtures();
 });
-afterAll(() => fixtures.cleanup());
 
 /** Runs the built bundle as the host does: `node dist/hook.cjs`, the payload on stdin. */
-function runBuiltHook(
-  payload: unknown,
-  env: Record<string, string> = {},
-  nodeArgs: string[] = [],
-): { exitCode: number | null; stdout: string; stderr: string } {
-  const cleanEnv = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => name !== 'GIT_GATE' && name !== 'TAGOUT_HOOKS_STRICT'),
-  );
-  const result = spawnSync(process.execPath, [...nodeArgs, builtHook], {
-    input: typeof payload === 'string' ? payload : JSON.stringify(payload),
-    env: { ...cleanEnv, ...env },
-    encoding: 'utf8',
-  });
-  return { exitCode: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const runBuiltHook = (payload: unknown, env: Record<string, string> = {}) =>
+  runHookFile(builtHook, payload, { env: hookEnv(env) });
 
-const call = (
-  command: string,
-  cwd: string,
-  extra: Record<string, unknown> = {},
-): Record<string, unknown> => ({
-  session_id: 's',
-  hook_event_name: 'PreToolUse',
-  tool_name: 'Bash',
-  tool_input: { command },
-  cwd,
-  ...extra,
-});
+const call = (command: string, cwd: string) => bashPayload(command, { cwd, sessionId: 's' });
 
 describe('the hook as a process', () => {
   test('a write in a managed repository: the deny JSON on stdout, exit 0', () => {
@@ -82,12 +55,10 @@ describe('the hook as a process', () => {
 });
 
 describe('the parser stays unloaded where the text cannot be a judged write', () => {
-  const parserProbe = fileURLToPath(new URL('./fixtures/parser-probe.mjs', import.meta.url));
   const probe = (command: string, cwd: string): string => {
-    const out = join(mkdtempSync(join(tmpdir(), 'gwg-probe-')), 'parser');
-    const run = runBuiltHook(call(command, cwd), { PARSER_PROBE_OUT: out }, ['--import', parserProbe]);
+    const { run, load } = runWithParserProbe(builtHook, call(command, cwd));
     expect(run.exitCode).toBe(0);
-    return readFileSync(out, 'utf8');
+    return load.parser;
   };
   test.for([
     ['not git-looking', 'ls -la', () => fixtures.managed],

@@ -1,54 +1,18 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { bashPayload } from '@kit/gate-approval';
+import { hookEnv, installPacked, type PackedInstall, runHookFile, tempTree } from '@kit/test-kit';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
-const packagesDir = fileURLToPath(new URL('../..', import.meta.url));
 // The gate and the primitives it depends on: packed together, as a registry would serve them.
-const packed = ['git-write-gate', 'fail-open', 'gate-approval', 'shell-segments'];
-let scratch: string;
+let packed: PackedInstall;
 let installed: string;
-
-beforeAll(() => {
-  scratch = realpathSync(mkdtempSync(join(tmpdir(), 'git-write-gate-pack-')));
-  const tarballs = join(scratch, 'tarballs');
-  for (const name of packed) {
-    execFileSync('pnpm', ['pack', '--pack-destination', tarballs], {
-      cwd: join(packagesDir, name),
-      stdio: 'ignore',
-      shell: process.platform === 'win32',
-    });
-  }
-  installed = join(scratch, 'app');
-  mkdirp(installed);
-  execFileSync('npm', ['init', '-y'], {
-    cwd: installed,
-    stdio: 'ignore',
-    shell: process.platform === 'win32',
-  });
-  const files = readdirSync(tarballs).map((file) => join(tarballs, file));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files], {
-    cwd: installed,
-    stdio: 'ignore',
-    shell: process.platform === 'win32',
-  });
+beforeAll(async () => {
+  packed = await installPacked(['git-write-gate', 'fail-open', 'gate-approval', 'shell-segments']);
+  installed = packed.app;
 }, 180_000);
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-function mkdirp(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-}
+afterAll(() => packed?.remove());
 
 test('the packed bin runs and prints the version', () => {
   const bin = join(
@@ -70,31 +34,20 @@ test.skipIf(process.platform === 'win32')('the bin ships executable, with a node
 });
 
 test('the packed hook bundle denies a write in a managed repository, standing alone', () => {
-  const repository = join(scratch, 'repo');
-  mkdirp(join(repository, '.git'));
-  mkdirp(join(repository, '.claude', 'skills'));
-  writeFileSync(join(repository, '.claude', 'skills', 'repo-profile.md'), '---\nname: repo-profile\n---\n');
-  const payload = {
-    session_id: 's',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: { command: 'git push' },
-    cwd: repository,
-  };
-  const hook = join(installed, 'node_modules', '@kit', 'git-write-gate', 'dist', 'hook.cjs');
-  const result = spawnSync(process.execPath, [hook], {
-    input: JSON.stringify(payload),
-    encoding: 'utf8',
-    cwd: scratch,
+  const repository = tempTree({
+    '.git/': '',
+    '.claude/skills/repo-profile.md': '---\nname: repo-profile\n---\n',
   });
-  expect(result.status).toBe(0);
+  const payload = bashPayload('git push', { cwd: repository, sessionId: 's' });
+  const hook = join(packed.installed('@kit/git-write-gate'), 'dist', 'hook.cjs');
+  const result = runHookFile(hook, payload, { env: hookEnv(), cwd: packed.app });
+  expect(result.exitCode).toBe(0);
   expect(result.stdout).toContain('"permissionDecision":"deny"');
 });
 
 test('the tarball holds dist and the manifest, not the sources or tests', () => {
-  const tarball =
-    readdirSync(join(scratch, 'tarballs')).find((file) => file.startsWith('kit-git-write-gate-')) ?? '';
-  const listing = execFileSync('tar', ['-tzf', join(scratch, 'tarballs', tarball)], { encoding: 'utf8' });
+  const tarball = packed.packages.find((p) => p.name === '@kit/git-write-gate')?.tarball ?? '';
+  const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
   expect(listing).toContain('package/dist/hook.cjs');
   expect(listing).toContain('package/dist/cli.js');
   expect(listing).toContain('package/README.md');

@@ -72,7 +72,10 @@ describe('the replacement in the reason', () => {
     expect(reason('git push', '/repos/managed')).toContain('`repo-profile` skill'));
   test('an unreadable profile is the default profile: still denied, routed to the skill', () => {
     const world = { ...standardWorld, files: { ...standardWorld.files } };
-    const context = { ...fakeContext({}, world), readText: () => null };
+    const context = {
+      ...fakeContext({}, world),
+      readText: () => ({ ok: false, reason: 'unreadable', message: 'EACCES' }) as const,
+    };
     const verdict = evaluate(bashCall('git push', '/repos/declared'), context);
     expect(verdict.kind).toBe('deny');
     expect('reason' in verdict ? verdict.reason : '').toContain('`repo-profile` skill');

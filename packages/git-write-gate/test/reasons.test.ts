@@ -39,6 +39,12 @@ test('a retargeted gh pr merge in a managed repository', () => {
   );
 });
 
+test('a write in a later find action names the find, which the escape prefix goes before', () => {
+  expect(reasonOf(evaluate(bashCall('find . -exec true \\; -exec git push \\;'), fakeContext()))).toContain(
+    'prefix it: `GIT_GATE=off find . -exec true \\; -exec git push \\;`.',
+  );
+});
+
 test('strict: an unparseable command in a managed repository', () => {
   expect(reasonOf(evaluate(bashCall('git commit -m "open'), strict))).toMatchInlineSnapshot(
     `"git-write-gate: cannot judge \`git commit -m "open\`: the command cannot be parsed (1:15: reached EOF without closing quote ") (strict mode). To run it anyway, put GIT_GATE=off at the very start of the command (\`GIT_GATE=off …\`): the command cannot be split into segments, so no other place counts. To disable the gate for a whole session, start the CLI with GIT_GATE=off in its environment (an \`export\` inside a Bash call never reaches the hook)."`,

@@ -1,4 +1,4 @@
-import type { HookInput } from '@kit/fail-open';
+import type { HookInput } from '@kit/gate-approval';
 import { describe, expect, test } from 'vitest';
 import { evaluate, judgeFailedPayload } from '../src/evaluate.ts';
 import { bashCall, fakeContext } from './fake-context.ts';

@@ -2,6 +2,6 @@
 import { runCli } from '@kit/gate-approval';
 import { guardDefinition } from './guard.ts';
 
-runCli(guardDefinition, process.argv.slice(2)).then((code) => {
+void runCli(guardDefinition, process.argv.slice(2)).then((code) => {
   process.exitCode = code;
 });

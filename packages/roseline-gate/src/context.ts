@@ -1,6 +1,6 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type HookRuntime, onPath, tempFolderOf } from '@kit/fail-open';
+import { type HookRuntime, onPath, readTextFile, tempFolderOf } from '@kit/fail-open';
 import type { MarkerStore } from './escape.ts';
 import type { FolderEntry } from './project-marker.ts';
 
@@ -41,7 +41,7 @@ export function fileSystemContext(options: FileSystemContextOptions): GuardConte
     tempFolder: options.tempFolder,
     findOnPath: (name, env) => onPath(name, env, platform),
     listFolder,
-    readText,
+    readText: readTextFile,
     writeText,
     removeFile,
   };
@@ -63,14 +63,6 @@ function listFolder(dir: string): FolderEntry[] | null {
       name: entry.name,
       isFolder: entry.isDirectory(),
     }));
-  } catch {
-    return null;
-  }
-}
-
-function readText(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
   } catch {
     return null;
   }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Outcome, TextFileProblem } from '@kit/fail-open';
 import type { PathFlavor } from './csharp-path.ts';
 
 /** How long after a denial the identical Read passes: two minutes. */
@@ -6,7 +7,7 @@ export const escapeWindowMs = 120_000;
 
 /** The file probes the escape store needs; each reports failure as a value, never a throw. */
 export interface MarkerStore {
-  readText: (file: string) => string | null; // null: absent or unreadable
+  readText: (file: string) => Outcome<string, TextFileProblem>; // absent or unreadable: no marker
   writeText: (file: string, text: string) => boolean; // creates missing folders; false: could not write
   removeFile: (file: string) => boolean; // false: could not remove
 }
@@ -56,10 +57,10 @@ export function takeOrArmEscape(
   return store.writeText(marker, text) ? { kind: 'armed', marker } : { kind: 'unwritable', marker };
 }
 
-function deniedAtOf(text: string | null, filePath: string): number | null {
-  if (text === null) return null;
+function deniedAtOf(read: Outcome<string, TextFileProblem>, filePath: string): number | null {
+  if (!read.ok) return null;
   try {
-    const parsed: unknown = JSON.parse(text);
+    const parsed: unknown = JSON.parse(read.value);
     if (typeof parsed !== 'object' || parsed === null) return null;
     const { deniedAt, filePath: markedPath } = parsed as Record<string, unknown>;
     return typeof deniedAt === 'number' && Number.isFinite(deniedAt) && markedPath === filePath

@@ -1,6 +1,12 @@
-import type { HookInput } from '@kit/fail-open';
-import { readInput } from '@kit/fail-open';
-import { cannotJudge, deny, none, readSwitch, type Verdict } from '@kit/gate-approval';
+import {
+  cannotJudge,
+  deny,
+  type HookInput,
+  none,
+  readInput,
+  readSwitch,
+  type Verdict,
+} from '@kit/gate-approval';
 import type { GuardContext } from './context.ts';
 import { absoluteFilePath, isCSharpSource, pathFlavorOf } from './csharp-path.ts';
 import { takeOrArmEscape } from './escape.ts';

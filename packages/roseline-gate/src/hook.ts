@@ -1,12 +1,13 @@
 import { runHook } from '@kit/fail-open';
-import { encodeVerdict } from '@kit/gate-approval';
+import { claudeCode } from '@kit/gate-approval';
 import { realContext } from './context.ts';
 import { evaluate } from './evaluate.ts';
 import { guardName } from './reasons.ts';
 
-// The bundle entry (dist/hook.cjs): the host runs it for every Read. runHook never rejects. No onFailOpen: strict mode
-// does not apply to this guard, so every failure is no opinion.
+// The bundle entry (dist/hook.cjs), started for every Read: it imports neither guard.ts nor the CLI.
+// runHook never rejects. No onFailOpen: strict mode does not apply to this guard, so every failure
+// is no opinion.
 void runHook((input, runtime) => evaluate(input, realContext(runtime)), {
   guard: guardName,
-  encode: encodeVerdict,
+  protocol: claudeCode,
 });

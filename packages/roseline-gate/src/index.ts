@@ -1,18 +1,15 @@
 /** Decides one PreToolUse call: deny a Read of C# source where roseline can answer, else no opinion. */
-
+export { evaluate, launcherName, ruleId, switchName } from './evaluate.ts';
 /** What evaluate may know of the world: env, cwd, clock, temp folder and the file-system probes. */
 export type { FileSystemContextOptions, GuardContext } from './context.ts';
 /** Contexts on the real file system: one with explicit env/cwd/temp folder, and the hook's own. */
 export { fileSystemContext, realContext } from './context.ts';
-/** The temp folder the escape markers live under (fail-open's primitive, re-exported). */
-export { tempFolderOf } from '@kit/fail-open';
 /** True for a C# source path (`.cs` in any case, either separator). */
 export { isCSharpSource } from './csharp-path.ts';
 /** The escape store's probes and outcome. */
 export type { EscapeOutcome, MarkerStore } from './escape.ts';
 /** The one-shot escape: where a denial's marker lives, and the consume-or-arm step. */
 export { escapeMarkerPath, escapeWindowMs, sessionMarkerFolder, takeOrArmEscape } from './escape.ts';
-export { evaluate, launcherName, ruleId, switchName } from './evaluate.ts';
 /** The marker search's probe, outcome and bounds. */
 export type { FolderEntry, ListFolder, MarkerSearch, MarkerSearchLimits } from './project-marker.ts';
 /** The bounded project marker search: `.csproj`, then `.sln`, walking up; then below the cwd. */

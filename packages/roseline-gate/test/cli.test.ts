@@ -1,33 +1,25 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type CliIO, runCli } from '@kit/gate-approval';
+import { runCli } from '@kit/gate-approval';
+import { recordingIO, tempDir, tempTree } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
 import { guardDefinition } from '../src/guard.ts';
-import { tempFolder, tempTree } from './helpers.ts';
 
 function io(cwd: string, env: Record<string, string | undefined> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const cli: CliIO = {
-    cwd,
-    env,
-    home: path.join(cwd, 'home'),
-    stdout: (t) => void out.push(t),
-    stderr: (t) => void err.push(t),
-  };
-  return { cli, out: () => out.join(''), err: () => err.join('') };
+  const cli = recordingIO({ cwd, env, home: path.join(cwd, 'home') });
+  return { cli, out: cli.out, err: cli.err };
 }
 
 describe('the shared CLI over this guard', () => {
   test('--version is the package version', async () => {
-    const { cli, out } = io(tempFolder());
+    const { cli, out } = io(tempDir());
     expect(await runCli(guardDefinition, ['--version'], cli)).toBe(0);
     const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
     expect(out().trim()).toBe(manifest.version);
   });
 
   test('install --project writes one Read handler with timeout 5 and copies the bundle', async () => {
-    const dir = tempFolder();
+    const dir = tempDir();
     const { cli } = io(dir);
     expect(await runCli(guardDefinition, ['install', '--project'], cli)).toBe(0);
     const settings = JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
@@ -51,7 +43,7 @@ describe('the shared CLI over this guard', () => {
 
   test('explain a .cs under a .csproj with ROSELINE_GATE=on names the deny; a .md does not', async () => {
     const root = tempTree({ 'App.csproj': '', 'Program.cs': '', 'README.md': '' });
-    const temp = tempFolder('rg-tmp-');
+    const temp = tempDir('rg-tmp');
     const env = { ROSELINE_GATE: 'on', PATH: '', TMPDIR: temp, TEMP: temp, TMP: temp };
     const cs = io(root, env);
     await runCli(guardDefinition, ['explain', 'Program.cs', '--cwd', root], cs.cli);
@@ -62,18 +54,14 @@ describe('the shared CLI over this guard', () => {
   });
 
   test('the positive control denies through evaluate', async () => {
-    const control = await guardDefinition.positiveControl();
-    try {
-      const verdict = await guardDefinition.evaluate(control.payload, {
-        env: { ...control.env, PATH: '' },
-        raw: '',
-        guard: 'roseline-gate',
-        deadline: Date.now() + 3000,
-      });
-      expect(verdict.kind).toBe('deny');
-    } finally {
-      await control.cleanup?.();
-    }
+    const control = await guardDefinition.positiveControl(tempDir());
+    const verdict = await guardDefinition.evaluate(control.payload, {
+      env: { ...control.env, PATH: '' },
+      raw: '',
+      guard: 'roseline-gate',
+      deadline: Date.now() + 3000,
+    });
+    expect(verdict.kind).toBe('deny');
   });
 
   test('the definition: matcher Read, the switch documented, the bundle in dist', () => {

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { HookInput } from '@kit/fail-open';
+import type { HookInput } from '@kit/gate-approval';
+import { tempDir, tempTree } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
 import { fileSystemContext } from '../src/context.ts';
 import { escapeMarkerPath, escapeWindowMs, sessionMarkerFolder } from '../src/escape.ts';
@@ -12,8 +13,6 @@ import {
   readCall,
   realFsContext,
   stubLauncherFolder,
-  tempFolder,
-  tempTree,
 } from './helpers.ts';
 
 function project() {
@@ -169,7 +168,7 @@ describe('no fail-open path arms a marker', () => {
 
   test('too close to the runtime deadline: no opinion, no marker', () => {
     const { root, a } = project();
-    const temp = tempFolder('rg-markers-');
+    const temp = tempDir('rg-markers');
     const env = envWithPath([stubLauncherFolder()]);
     const late = fileSystemContext({ env, cwd: root, tempFolder: temp, now: () => 10_000, deadline: 10_050 });
     expect(evaluate(readCall(a, root), late)).toEqual({ kind: 'cannotJudge', cause: 'late' });
@@ -188,7 +187,7 @@ describe('no fail-open path arms a marker', () => {
 describe('a temp folder that cannot be written means no opinion', () => {
   test('the temp folder is a file', () => {
     const { root, a } = project();
-    const blocker = path.join(tempFolder('rg-blocked-'), 'not-a-folder');
+    const blocker = path.join(tempDir('rg-blocked'), 'not-a-folder');
     writeFileSync(blocker, '');
     const { context } = realFsContext(envWithPath([stubLauncherFolder()]), { tempFolder: blocker });
     expect(evaluate(readCall(a, root), context)).toEqual({ kind: 'cannotJudge', cause: 'marker-unwritable' });

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { HookInput } from '@kit/fail-open';
+import type { HookInput } from '@kit/gate-approval';
+import { tempDir, tempTree } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
 import { evaluate } from '../src/evaluate.ts';
 import { cases } from './cases.ts';
@@ -10,14 +11,12 @@ import {
   readCall,
   realFsContext,
   stubLauncherFolder,
-  tempFolder,
-  tempTree,
 } from './helpers.ts';
 
 describe.for(cases)('$name', ({ tree, files, cwd, env, launcher, want, project }) => {
   test.for(files)('%s', (file) => {
     const root = tempTree(tree);
-    const bin = launcher === false ? tempFolder('rg-empty-bin-') : stubLauncherFolder();
+    const bin = launcher === false ? tempDir('rg-empty-bin') : stubLauncherFolder();
     const { context, temp } = realFsContext(envWithPath([bin], env));
     const verdict = evaluate(readCall(path.join(root, file), path.join(root, cwd ?? '')), context);
     expect(outcomeOf(verdict)).toBe(want);
@@ -118,7 +117,7 @@ describe.skipIf(process.platform === 'win32')('the launcher probe (POSIX)', () =
 
   test('dnx in a later PATH entry is found', () => {
     const dir = tempTree({ 'P.csproj': '', 'Thing.cs': '' });
-    const { context } = realFsContext(envWithPath([tempFolder('rg-empty-'), stubLauncherFolder()]));
+    const { context } = realFsContext(envWithPath([tempDir('rg-empty'), stubLauncherFolder()]));
     expect(evaluate(readCall(path.join(dir, 'Thing.cs'), dir), context).kind).toBe('deny');
   });
 });

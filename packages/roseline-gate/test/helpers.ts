@@ -1,44 +1,15 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { HookInput } from '@kit/fail-open';
-import type { Verdict } from '@kit/gate-approval';
-import { onTestFinished } from 'vitest';
+import { type HookInput, readPayload, type Verdict } from '@kit/gate-approval';
+import { executable, tempDir, tempTree } from '@kit/test-kit';
 import { fileSystemContext, type GuardContext } from '../src/context.ts';
 import type { FolderEntry, ListFolder } from '../src/project-marker.ts';
 
-/** A fresh temp folder, removed when the test ends. */
-export function tempFolder(prefix = 'rg-'): string {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-/** Writes a tree of files (`a/b.cs: text`; a key ending in `/` is an empty folder) under a fresh temp folder. */
-export function tempTree(tree: Record<string, string>): string {
-  const root = tempFolder('rg-tree-');
-  for (const [name, text] of Object.entries(tree)) {
-    const full = path.join(root, name);
-    if (name.endsWith('/')) {
-      mkdirSync(full, { recursive: true });
-    } else {
-      mkdirSync(path.dirname(full), { recursive: true });
-      writeFileSync(full, text);
-    }
-  }
-  return root;
-}
-
 /** A folder holding a runnable stub `dnx` (`dnx.cmd` on Windows): put it on PATH to make the launcher probe succeed. */
 export function stubLauncherFolder(): string {
-  const dir = tempFolder('rg-bin-');
-  if (process.platform === 'win32') {
-    writeFileSync(path.join(dir, 'dnx.cmd'), '@exit /b 0\r\n');
-  } else {
-    writeFileSync(path.join(dir, 'dnx'), '#!/bin/sh\nexit 0\n');
-    chmodSync(path.join(dir, 'dnx'), 0o755);
-  }
-  return dir;
+  return process.platform === 'win32'
+    ? tempTree({ 'dnx.cmd': '@exit /b 0\r\n' }, 'rg-bin')
+    : tempTree({ dnx: executable('#!/bin/sh\nexit 0\n') }, 'rg-bin');
 }
 
 /** An env holding only PATH (and PATHEXT on Windows): nothing of the test runner's leaks in. */
@@ -48,15 +19,9 @@ export function envWithPath(folders: string[], extra: Record<string, string> = {
   return env;
 }
 
-/** A Read payload as the host sends it. */
+/** A Read payload as the host sends it, in session `session-1` unless told otherwise. */
 export function readCall(filePath: string, cwd: string, sessionId = 'session-1'): HookInput {
-  return {
-    session_id: sessionId,
-    cwd,
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Read',
-    tool_input: { file_path: filePath },
-  };
+  return readPayload(filePath, { cwd, sessionId });
 }
 
 /** A real file-system context with its own temp folder (markers never leak between tests) and a settable clock. */
@@ -65,7 +30,7 @@ export function realFsContext(
   options: { cwd?: string; tempFolder?: string } = {},
 ): { context: GuardContext; temp: string; advance: (ms: number) => void } {
   let clock = 1_700_000_000_000;
-  const temp = options.tempFolder ?? tempFolder('rg-markers-');
+  const temp = options.tempFolder ?? tempDir('rg-markers');
   const context: GuardContext = fileSystemContext({
     env,
     cwd: options.cwd ?? temp,
@@ -139,7 +104,12 @@ export function fakeContext(options: {
     findOnPath: (name) =>
       options.launcher === false ? null : flavor.join(flavor === path.win32 ? 'C:\\bin' : '/bin', `${name}`),
     listFolder: fakeListFolder(options.files, flavor, options.unreadable),
-    readText: (file) => markers.get(file) ?? null,
+    readText: (file) => {
+      const text = markers.get(file);
+      return text === undefined
+        ? { ok: false, reason: 'absent', message: `${file} does not exist` }
+        : { ok: true, value: text };
+    },
     writeText: (file, text) => {
       if (options.writable === false) return false;
       markers.set(file, text);

@@ -1,25 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runHookFile, tempDir, tempTree } from '@kit/test-kit';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { filesBelow, readCall, stubLauncherFolder, tempFolder, tempTree } from './helpers.ts';
+import { guardDefinition } from '../src/guard.ts';
+import { filesBelow, readCall, stubLauncherFolder } from './helpers.ts';
 
-const builtHook = fileURLToPath(new URL('../dist/hook.cjs', import.meta.url));
+const builtHook = guardDefinition.bundle;
 
-/** The built bundle as the host runs it: JSON on stdin, an env of the test's making (PATH, temp folder). */
-function runBuiltHook(payload: unknown, env: Record<string, string>) {
-  const result = spawnSync(process.execPath, [builtHook], {
-    input: typeof payload === 'string' ? payload : JSON.stringify(payload),
-    env: {
-      ...env,
-      ...(process.platform === 'win32' ? { SystemRoot: process.env.SystemRoot ?? 'C:\\Windows' } : {}),
-    },
-    encoding: 'utf8',
-    timeout: 10_000,
-  });
-  return { exitCode: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+/** The built bundle as the host runs it: JSON on stdin, only the env of the test's making (PATH, temp folder). */
+const runBuiltHook = (payload: unknown, env: Record<string, string>) =>
+  runHookFile(builtHook, payload, { env, timeoutMs: 10_000 });
 
 /** PATH holding the stub dnx (or an empty folder), and the OS temp folder redirected. */
 function hostEnv(options: {
@@ -27,7 +17,7 @@ function hostEnv(options: {
   temp: string;
   extra?: Record<string, string>;
 }): Record<string, string> {
-  const bin = options.launcher ? stubLauncherFolder() : tempFolder('rg-empty-bin-');
+  const bin = options.launcher ? stubLauncherFolder() : tempDir('rg-empty-bin');
   const env: Record<string, string> = {
     PATH: bin,
     TMPDIR: options.temp,
@@ -49,7 +39,7 @@ beforeAll(() => {
 describe('dist/hook.cjs as a process', () => {
   test('the positive control: a .cs Read is denied with the exact wire JSON, exit 0', () => {
     const root = tempTree({ 'App.csproj': '', 'Program.cs': '' });
-    const temp = tempFolder('rg-tmp-');
+    const temp = tempDir('rg-tmp');
     const file = path.join(root, 'Program.cs');
     const r = runBuiltHook(readCall(file, root), hostEnv({ launcher: true, temp }));
     expect(r.exitCode).toBe(0);
@@ -71,7 +61,7 @@ describe('dist/hook.cjs as a process', () => {
 
   test('deny, pass, deny across three processes', () => {
     const root = tempTree({ 'App.csproj': '', 'Program.cs': '' });
-    const env = hostEnv({ launcher: true, temp: tempFolder('rg-tmp-') });
+    const env = hostEnv({ launcher: true, temp: tempDir('rg-tmp') });
     const payload = readCall(path.join(root, 'Program.cs'), root, 'process-session');
     const outputs = [1, 2, 3].map(() => runBuiltHook(payload, env));
     expect(outputs.map((r) => [r.exitCode, r.stdout === '' ? 'pass' : 'deny'])).toEqual([
@@ -86,7 +76,7 @@ describe('dist/hook.cjs as a process', () => {
     ['ROSELINE_GATE=off', { launcher: true, extra: { ROSELINE_GATE: 'off' } }],
   ] as const)('%s: nothing written, exit 0, no marker', ([, options]) => {
     const root = tempTree({ 'App.csproj': '', 'Program.cs': '' });
-    const temp = tempFolder('rg-tmp-');
+    const temp = tempDir('rg-tmp');
     const r = runBuiltHook(readCall(path.join(root, 'Program.cs'), root), hostEnv({ ...options, temp }));
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, '', '']);
     expect(filesBelow(temp)).toEqual([]);
@@ -96,7 +86,7 @@ describe('dist/hook.cjs as a process', () => {
     const root = tempTree({ 'App.csproj': '', 'Program.cs': '' });
     const r = runBuiltHook(
       readCall(path.join(root, 'Program.cs'), root),
-      hostEnv({ launcher: false, temp: tempFolder('rg-tmp-'), extra: { ROSELINE_GATE: 'on' } }),
+      hostEnv({ launcher: false, temp: tempDir('rg-tmp'), extra: { ROSELINE_GATE: 'on' } }),
     );
     expect(r.stdout).toContain('"permissionDecision":"deny"');
   });
@@ -120,7 +110,7 @@ describe('dist/hook.cjs as a process', () => {
   ];
   test.for(stdins)('stdin %s: no opinion', ([, build]) => {
     const root = tempTree({ 'App.csproj': '', 'Program.cs': '' });
-    const temp = tempFolder('rg-tmp-');
+    const temp = tempDir('rg-tmp');
     const r = runBuiltHook(build(path.join(root, 'Program.cs'), root), hostEnv({ launcher: true, temp }));
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, '', '']);
     expect(filesBelow(temp)).toEqual([]);
@@ -129,7 +119,7 @@ describe('dist/hook.cjs as a process', () => {
   test('an unwritable temp folder: no opinion', async () => {
     const { writeFileSync } = await import('node:fs');
     const root = tempTree({ 'App.csproj': '', 'Program.cs': '' });
-    const blocker = path.join(tempFolder('rg-blocked-'), 'file');
+    const blocker = path.join(tempDir('rg-blocked'), 'file');
     writeFileSync(blocker, '');
     const r = runBuiltHook(
       readCall(path.join(root, 'Program.cs'), root),

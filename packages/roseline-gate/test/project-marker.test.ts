@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { tempTree } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
 import { evaluate } from '../src/evaluate.ts';
 import { defaultMarkerSearchLimits, findProjectMarker, markerIn } from '../src/project-marker.ts';
@@ -9,7 +10,6 @@ import {
   readCall,
   realFsContext,
   stubLauncherFolder,
-  tempTree,
 } from './helpers.ts';
 
 const { posix, win32 } = path;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { main } from './command-line.ts';
+import { main } from './kit-segments.ts';
 
 main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;

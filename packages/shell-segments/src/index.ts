@@ -1,31 +1,41 @@
+/** Parses a bash command line into a tree of command lines, each with its segments; never throws on the command. */
+export { parse } from './parse.ts';
+/** The walk over every segment at every depth; every line of the tree; the lines one segment runs. */
+export { listLines, nestedRunBy, walkSegments } from './walk.ts';
+/** One segment met by walkSegments: the segment, its line, the lines from the top down to it. */
+export type { SegmentVisit } from './walk.ts';
+/** The top command with one nested line's source replaced, put back into every runner above it. */
+export { liftToTop } from './lift.ts';
+/** A word the shell reads back as exactly the given text. */
+export { shellQuote } from './shell-quote.ts';
+/** How many frames stand between a segment and its line's main list. */
+export { frameDepth } from './frame-depth.ts';
 /** A cheap lexical pre-check that needs no parser: false means a single simple command. */
 export { hasStructure } from './has-structure.ts';
 /** What unwrapLaunchers returns. */
 export type { Unwrapped } from './launchers.ts';
-/** The command words after launchers (env, sudo, command, exec, nohup, time, nice, stdbuf, timeout, xargs, find -exec). */
+/** The command words after launchers (env, sudo, command, builtin, exec, nohup, time, nice, stdbuf, timeout, xargs). */
 export { headText, unwrapLaunchers } from './launchers.ts';
-/** The outcome of parseNested for a string only known at run time. */
-export type { DynamicNested } from './nested.ts';
-/** Re-parses the string of bash -c / eval / env -S as a command of its own. */
-export { parseNested } from './nested.ts';
-/** Parses a bash command line into segments (one per simple command); never throws on the command. */
-export { parse } from './parse.ts';
 /** One capture and its readers. */
 export type { StatusCapture } from './status-captures.ts';
 /** The frame whose shell a builtin in a segment changes (cd, set -o), or null when it runs apart. */
 export { shellScopeOf } from './shell-scope.ts';
-/** `$?` captures (rc=$?) and the segments that read them later. */
+/** `$?` captures (rc=$?) in one command line, and the segments that read them later. */
 export { findStatusCaptures } from './status-captures.ts';
 /** The shapes parse returns. */
 export type {
   Assign,
+  CommandLine,
   Context,
   ContextKind,
   ListOp,
+  Nested,
+  NestedKind,
   ParseOptions,
   ParseOutcome,
   Placement,
   Redirect,
+  Runner,
   Segment,
   Word,
 } from './types.ts';

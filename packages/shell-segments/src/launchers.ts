@@ -93,14 +93,15 @@ export interface Unwrapped {
   head: Word[]; // git push, after sudo -u x env A=1
   launchers: string[]; // ['sudo', 'env']
   assigns: { name: string; value: string }[]; // env and sudo NAME=value operands
-  splitString: Word | null; // env -S 'str': a command line to re-parse (see parseNested); also head[0]
+  splitString: Word | null; // env -S 'str': a command line of its own (parse reads it); also head[0]
   directories: Word[]; // env -C DIR, sudo -D DIR: where the command runs, in the order they apply
 }
 
 /**
  * The command words after launchers: env [-i] [-u N] [-S str] [N=v], sudo [opts] [N=v], command,
- * builtin, exec, nohup, time [-p], nice [-n N], stdbuf [-oL..], timeout [opts] DUR, xargs [opts],
- * find ... -exec cmd ... {} ; (the first -exec). A lookup runs no command: `command -v git`,
+ * builtin, exec, nohup, time [-p], nice [-n N], stdbuf [-oL..], timeout [opts] DUR, xargs [opts].
+ * `find` is not a launcher: each of its -exec actions is a command line of its own (see parse),
+ * so the head stays `find …`. A lookup runs no command: `command -v git`,
  * `sudo -l` give an empty head. A dynamic word where an option could stand ends the unwrapping.
  * env -S 'str': `splitString` is the string word, which also leads the head. env -C DIR and
  * sudo -D DIR: `directories`, where the command runs.
@@ -111,13 +112,6 @@ export function unwrapLaunchers(argv: Word[]): Unwrapped {
   for (;;) {
     const first = words[0];
     const name = first && !first.dynamic && first.value !== null ? basename(first.value) : null;
-    if (name === 'find') {
-      const command = findExecCommand(words);
-      if (command === null) break;
-      result.launchers.push(name);
-      words = command;
-      continue;
-    }
     const spec = name === null ? undefined : launchers[name];
     if (name === null || spec === undefined) break;
     result.launchers.push(name);
@@ -205,7 +199,7 @@ function readLauncher(spec: LauncherSpec, words: Word[], result: Unwrapped): Wor
 function split(splitWord: Word | undefined, words: Word[], restAt: number, result: Unwrapped): null {
   if (splitWord === undefined) return null;
   result.splitString = splitWord;
-  // env -S 'git push' origin runs git push origin: the string leads the head, to be re-parsed.
+  // env -S 'git push' origin runs git push origin: the string leads the head (parse reads it as a line).
   result.head = [splitWord, ...words.slice(restAt)];
   return null;
 }
@@ -215,19 +209,6 @@ function readAssign(word: Word): { name: string; value: string } | null {
   const match = assignmentWord.exec(source);
   if (match === null) return null;
   return { name: match[1] as string, value: source.slice(match[0].length) };
-}
-
-/** find ... -exec cmd args {} ; → cmd args {} (also -execdir, -ok, -okdir, and the + form). */
-function findExecCommand(words: Word[]): Word[] | null {
-  const at = words.findIndex((word) => ['-exec', '-execdir', '-ok', '-okdir'].includes(word.value ?? ''));
-  if (at < 0) return null;
-  const command: Word[] = [];
-  for (const word of words.slice(at + 1)) {
-    if (word.value === ';') break;
-    if (word.value === '+' && command[command.length - 1]?.value === '{}') break;
-    command.push(word);
-  }
-  return command.length > 0 ? command : null;
 }
 
 function basename(path: string): string {

@@ -63,7 +63,7 @@ interface Accumulator {
 }
 
 /** A segment before it has its document index. */
-type Draft = Omit<Segment, 'index' | 'text' | 'start' | 'end' | 'params' | 'depth'> & {
+type Draft = Omit<Segment, 'index' | 'text' | 'start' | 'end' | 'params'> & {
   spans: [number, number][];
   params: string[];
 };
@@ -102,7 +102,6 @@ export class Segmenter {
         assigns: rest.assigns,
         redirects: rest.redirects,
         context: rest.context,
-        depth: rest.context.length - 1,
         params: unique(rest.params),
         last: rest.last,
       };

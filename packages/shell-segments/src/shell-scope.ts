@@ -8,7 +8,6 @@ const ownShell = new Set<ContextKind>([
   'backticks',
   'process-substitution',
   'arithmetic',
-  'nested',
   'function-body',
 ]);
 
@@ -22,9 +21,10 @@ function runsApart(placement: Pick<Placement, 'pipeline' | 'background'> | null)
 
 /**
  * The frame whose shell a builtin in this segment changes (`cd`, `set -o pipefail`, an assignment):
- * the innermost subshell, substitution, re-parsed string or function body around it, or a compound
- * command that is piped or backgrounded as a whole; the main list otherwise. null when the segment
- * itself runs apart (a pipeline stage, or `&`): what it changes reaches nothing after it.
+ * the innermost subshell, substitution or function body around it, or a compound command that is
+ * piped or backgrounded as a whole; its line's main list otherwise (a nested line's main is its own
+ * shell: bash -c 'cd x' changes nothing outside the string). null when the segment itself runs
+ * apart (a pipeline stage, or `&`): what it changes reaches nothing after it.
  */
 export function shellScopeOf(
   segment: { context: Context[] } & Pick<Placement, 'pipeline' | 'background'>,

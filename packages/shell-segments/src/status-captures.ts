@@ -1,4 +1,4 @@
-import type { ParseOutcome, Segment } from './types.ts';
+import type { CommandLine, Segment } from './types.ts';
 
 /** One `$?` capture and the segments that read the captured status afterwards. */
 export interface StatusCapture {
@@ -11,13 +11,15 @@ const captureValue = /^(?:\$\?|"\$\?"|\$\{\?\}|"\$\{\?\}")$/;
 const declarations = new Set(['local', 'declare', 'typeset', 'export', 'readonly']);
 
 /**
- * `$?` captures: statements that are only `NAME=$?` / `NAME="$?"` (also `local NAME=$?` and the other
- * declaration builtins), each with the later segments that read $NAME. A later assignment to NAME
- * ends the readers of a capture (a reader that also reassigns, rc=$((rc+1)), still counts).
+ * `$?` captures in one command line: statements that are only `NAME=$?` / `NAME="$?"` (also
+ * `local NAME=$?` and the other declaration builtins), each with the later segments of the same
+ * line that read $NAME. A later assignment to NAME ends the readers of a capture (a reader that
+ * also reassigns, rc=$((rc+1)), still counts). The lines it runs are shells of their own: ask
+ * each of them (listLines).
  */
-export function findStatusCaptures(outcome: ParseOutcome & { ok: true }): StatusCapture[] {
+export function findStatusCaptures(line: CommandLine): StatusCapture[] {
   const captures: StatusCapture[] = [];
-  const { segments } = outcome;
+  const { segments } = line;
   for (const segment of segments) {
     const name = capturedName(segment);
     if (name === null) continue;

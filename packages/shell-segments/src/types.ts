@@ -57,8 +57,7 @@ export type ContextKind =
   | 'command-substitution'
   | 'backticks'
   | 'process-substitution'
-  | 'arithmetic'
-  | 'nested'; // the re-parsed string of bash -c / eval (only from parseNested)
+  | 'arithmetic';
 
 /** One frame of a segment's context chain. */
 export interface Context {
@@ -68,7 +67,7 @@ export interface Context {
   end: number;
   placement: Placement | null; // compound frames: the compound statement's own placement
   direction?: '<' | '>'; // process substitution
-  owner?: number; // substitutions: index of the segment whose words/redirects hold it (when there is one)
+  owner?: number; // substitutions: index, in the same line's segments, of the segment whose words/redirects hold it
   inHeredoc?: boolean; // substitution found inside an unquoted heredoc body
 }
 
@@ -81,18 +80,50 @@ export interface Segment extends Placement {
   argv: Word[]; // git push origin main
   assigns: Assign[]; // GIT_GATE=off git push
   redirects: Redirect[];
-  context: Context[]; // outermost first: [main, subshell, command-substitution, ...]
-  depth: number; // context.length - 1 (0 = main list)
+  context: Context[]; // outermost first: [main, subshell, command-substitution, ...]; main is its own line's
   params: string[]; // every parameter read directly by this segment, not inside nested substitutions
   last: boolean; // last command of its innermost list (frame)
 }
 
-/** What parse returns: the segments, or why there are none. */
+/** How a segment hands a command line to another shell (later kinds: a heredoc or pipe that feeds a shell). */
+export type NestedKind =
+  | 'shell-string' // bash -c 'str', sh -lc 'str' (bash|sh|zsh|dash|ksh, any flags)
+  | 'eval' // eval 'a' 'b': the words joined by spaces
+  | 'split-string' // env -S 'str' [operands]
+  | 'find-exec'; // find … -exec|-execdir|-ok|-okdir cmd … ; (or +): one per action
+
+/**
+ * A parsed command line: the top one, or one that a segment of another line runs. Its segments'
+ * offsets are into its own `source`, and each segment's context starts at this line's own 'main'.
+ */
+export interface CommandLine {
+  source: string; // the command; bash -c 'a | b' → a | b; find . -exec rm {} \; → rm {} (as written)
+  segments: Segment[]; // for a find action, its command only: substitutions in its words run in the line above
+  runner: Runner | null; // null for the top line
+  nested: Nested[]; // the command lines its segments run, by segment, then by position
+}
+
+/** What runs a nested command line: the very segment object of the line above, and where the text stands. */
+export interface Runner {
+  line: CommandLine; // the line above
+  segment: Segment; // one of line.segments
+  kind: NestedKind;
+  start: number; // offsets into line.source: the string word, eval's words, env -S's string and operands, the action's words
+  end: number;
+}
+
+/** A command line a segment runs: parsed, or why not (known only at run time, no parse, too long, too deep). */
+export type Nested =
+  | { ok: true; line: CommandLine }
+  | { ok: false; runner: Runner; reason: 'dynamic' | 'syntax' | 'too-long' | 'too-deep'; message: string };
+
+/** What parse returns: the top command line with every line nested in it, or why there is none. */
 export type ParseOutcome =
-  | { ok: true; segments: Segment[]; source: string }
+  | { ok: true; value: CommandLine }
   | { ok: false; reason: 'syntax' | 'too-long' | 'not-text'; message: string };
 
 /** Limits for parse. */
 export interface ParseOptions {
-  maxLength?: number; // default 65536 chars
+  maxLength?: number; // default 65536 chars, for the command and for each nested line's text
+  maxNesting?: number; // default 8: how many lines deep nesting is read (0: none); deeper is 'too-deep'
 }

@@ -19,7 +19,7 @@ test('a self-contained bundle of dist/index.js inlines mvdan-sh and parses from 
     entry,
     `import { parse, headText } from ${JSON.stringify(built)};\n` +
       `const outcome = parse("sudo -u x git push | tail");\n` +
-      `console.log(JSON.stringify(outcome.segments.map(headText)));\n`,
+      `console.log(JSON.stringify(outcome.value.segments.map(headText)));\n`,
   );
   // The same options a guard's tsup.config.ts uses for its hook bundle.
   await build({ ...hookBundle({ hook: entry }), outDir: dir, config: false, silent: true });

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { type CliIO, main } from '../src/command-line.ts';
+import { type CliIO, main } from '../src/kit-segments.ts';
 
 const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -30,13 +30,34 @@ describe('in process', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.trimEnd().split('\n')).toHaveLength(1);
     const outcome = JSON.parse(result.stdout);
-    expect(outcome.source).toBe('git push | tail');
-    expect(outcome.segments.map((s: { text: string }) => s.text)).toEqual(['git push', 'tail']);
+    expect(outcome.value.source).toBe('git push | tail');
+    expect(outcome.value.segments.map((s: { text: string }) => s.text)).toEqual(['git push', 'tail']);
+  });
+
+  test('the lines a segment runs, nested, each runner by its segment index', async () => {
+    const result = await run(['make; bash -c \'eval git push\' && eval "$x"']);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      ok: true,
+      value: {
+        runner: null,
+        nested: [
+          {
+            ok: true,
+            line: {
+              source: 'eval git push',
+              runner: { segment: 1, kind: 'shell-string', start: 14, end: 29 },
+              nested: [{ ok: true, line: { source: 'git push', runner: { segment: 0, kind: 'eval' } } }],
+            },
+          },
+          { ok: false, runner: { segment: 2, kind: 'eval' }, reason: 'dynamic' },
+        ],
+      },
+    });
   });
 
   test('a command on stdin', async () => {
     const result = await run([], 'make check; git push');
-    expect(JSON.parse(result.stdout).segments).toHaveLength(2);
+    expect(JSON.parse(result.stdout).value.segments).toHaveLength(2);
   });
 
   test('--pretty indents', async () => {
@@ -46,7 +67,7 @@ describe('in process', () => {
 
   test('-- ends the options', async () => {
     const result = await run(['--', '--pretty']);
-    expect(JSON.parse(result.stdout).source).toBe('--pretty');
+    expect(JSON.parse(result.stdout).value.source).toBe('--pretty');
   });
 
   test('a parse failure: one line on stderr, exit 1', async () => {
@@ -91,13 +112,17 @@ describe('the built bin as a process', () => {
   test('argument in, JSON out, exit 0', () => {
     const result = spawn(['make check | tail -5']);
     expect(result.status).toBe(0);
-    expect(JSON.parse(result.stdout).segments[0].pipeline).toMatchObject({ index: 0, size: 2, op: '|' });
+    expect(JSON.parse(result.stdout).value.segments[0].pipeline).toMatchObject({
+      index: 0,
+      size: 2,
+      op: '|',
+    });
   });
 
   test('stdin in', () => {
     const result = spawn([], 'git push\n');
     expect(result.status).toBe(0);
-    expect(JSON.parse(result.stdout).source).toBe('git push');
+    expect(JSON.parse(result.stdout).value.source).toBe('git push');
   });
 
   test('a parse failure: exit 1, one line on stderr, nothing on stdout', () => {

@@ -23,7 +23,7 @@ describe('the corpus', () => {
     for (const command of allCommands) {
       const outcome = parse(command);
       if (!outcome.ok) throw new Error(`${command}: ${outcome.message}`);
-      for (const segment of outcome.segments) {
+      for (const segment of outcome.value.segments) {
         expect(command.slice(segment.start, segment.end)).toBe(segment.text);
         for (const word of segment.argv) expect(command.slice(word.start, word.end)).toBe(word.text);
       }

@@ -109,8 +109,9 @@ export const corpus: Row[] = [
     piped(0, 2, '|', seg('find . -name node_modules -prune -o -name *.ts -print')),
     piped(1, 2, null, seg('wc -l')),
   ),
-  row("find . -type f -name '*.log' -exec rm {} \\;", seg('rm {}')),
-  row(`find src -name '*.go' -exec gofmt -l {} +`, seg('gofmt -l {}')),
+  // find is not a launcher: its -exec actions are command lines of their own (test/nesting.test.ts).
+  row("find . -type f -name '*.log' -exec rm {} \\;", seg('find . -type f -name *.log -exec rm {} ;')),
+  row(`find src -name '*.go' -exec gofmt -l {} +`, seg('find src -name *.go -exec gofmt -l {} +')),
   row(`ls -la | grep -v '^total'`, piped(0, 2, '|', seg('ls -la')), piped(1, 2, null, seg('grep -v ^total'))),
   row(
     `cat package.json | jq '.scripts'`,

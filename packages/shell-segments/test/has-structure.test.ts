@@ -1,3 +1,4 @@
+import { frameDepth } from '../src/frame-depth.ts';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
@@ -35,8 +36,8 @@ describe('hasStructure', () => {
     for (const { command } of corpus) {
       if (hasStructure(command)) continue;
       const outcome = parse(command);
-      expect(outcome.ok && outcome.segments.every((segment) => segment.depth === 0)).toBe(true);
-      expect(outcome.ok && outcome.segments.length <= 1).toBe(true);
+      expect(outcome.ok && outcome.value.segments.every((segment) => frameDepth(segment) === 0)).toBe(true);
+      expect(outcome.ok && outcome.value.segments.length <= 1).toBe(true);
     }
   });
 

@@ -29,8 +29,8 @@ beforeAll(async () => {
     entry,
     `import { parse, headText } from ${JSON.stringify(built)};\n` +
       `const command = process.argv[2];\n` +
-      `const outcome = command === undefined ? { ok: true, segments: [] } : parse(command);\n` +
-      `console.log(JSON.stringify(outcome.ok ? outcome.segments.map(headText) : outcome.reason));\n`,
+      `const outcome = command === undefined ? { ok: true, value: { segments: [] } } : parse(command);\n` +
+      `console.log(JSON.stringify(outcome.ok ? outcome.value.segments.map(headText) : outcome.reason));\n`,
   );
   await build({ ...hookBundle({ hook: entry }), outDir: bundleDir, config: false, silent: true });
   hook = join(mkdtempSync(join(bundleDir, 'bare-')), 'hook.cjs');

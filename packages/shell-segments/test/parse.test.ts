@@ -1,3 +1,4 @@
+import { frameDepth } from '../src/frame-depth.ts';
 import { describe, expect, test } from 'vitest';
 import { parse } from '../src/parse.ts';
 import type { Segment } from '../src/types.ts';
@@ -5,7 +6,7 @@ import type { Segment } from '../src/types.ts';
 function segmentsOf(command: string): Segment[] {
   const outcome = parse(command);
   if (!outcome.ok) throw new Error(`${command}: ${outcome.message}`);
-  return outcome.segments;
+  return outcome.value.segments;
 }
 
 describe('failures are values', () => {
@@ -55,7 +56,7 @@ describe('failures are values', () => {
   });
 
   test('the empty command has no segments', () => {
-    expect(parse('')).toEqual({ ok: true, segments: [], source: '' });
+    expect(parse('')).toEqual({ ok: true, value: { source: '', segments: [], runner: null, nested: [] } });
   });
 });
 
@@ -223,9 +224,9 @@ describe('placement and context', () => {
     expect(a?.background).toBe(false);
   });
 
-  test('depth counts the frames under the main list', () => {
+  test('frameDepth counts the frames under the main list', () => {
     const segments = segmentsOf('echo $( (cd x && echo `id`) )');
-    expect(segments.map((segment) => [segment.text, segment.depth])).toEqual([
+    expect(segments.map((segment) => [segment.text, frameDepth(segment)])).toEqual([
       ['echo $( (cd x && echo `id`) )', 0],
       ['cd x', 2],
       ['echo `id`', 2],

@@ -1,38 +1,67 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { headText, unwrapLaunchers } from '../src/launchers.ts';
-import { parseNested } from '../src/nested.ts';
 import { parse } from '../src/parse.ts';
 import { findStatusCaptures } from '../src/status-captures.ts';
-import type { ParseOutcome } from '../src/types.ts';
+import type { CommandLine, ParseOutcome } from '../src/types.ts';
+import { listLines, walkSegments } from '../src/walk.ts';
 
-/** Every text a successful outcome reports is the slice of the input at its offsets. */
+/**
+ * Every text an outcome reports is the slice of its own line's source at its offsets, in every
+ * command line of the tree, and each runner is a span of the line above. Violations are collected
+ * and asserted once: an expect per word makes the property too slow to run often.
+ */
 function assertSlices(input: string, outcome: ParseOutcome): void {
   if (!outcome.ok) {
     expect(['syntax', 'too-long', 'not-text']).toContain(outcome.reason);
     expect(typeof outcome.message).toBe('string');
     return;
   }
-  expect(outcome.source).toBe(input);
-  outcome.segments.forEach((segment, index) => {
-    expect(segment.index).toBe(index);
-    expect(input.slice(segment.start, segment.end)).toBe(segment.text);
-    expect(segment.depth).toBe(segment.context.length - 1);
-    expect(segment.context[0]?.kind).toBe('main');
-    for (const word of [...segment.argv, ...segment.redirects.map((r) => r.target)]) {
-      expect(input.slice(word.start, word.end)).toBe(word.text);
-      if (word.value === null) expect(word.dynamic).toBe(true);
+  expect(outcome.value.source).toBe(input);
+  const wrong: string[] = [];
+  const lines = listLines(outcome.value);
+  for (const line of lines) {
+    wrong.push(...wrongSlicesIn(line));
+    findStatusCaptures(line);
+  }
+  const visits = [...walkSegments(outcome.value)].length;
+  if (visits !== lines.reduce((sum, line) => sum + line.segments.length, 0)) wrong.push(`${visits} visits`);
+  expect(wrong).toEqual([]);
+}
+
+function wrongSlicesIn(line: CommandLine): string[] {
+  const wrong: string[] = [];
+  const isSlice = (text: string, start: number, end: number) => line.source.slice(start, end) === text;
+  line.segments.forEach((segment, index) => {
+    if (segment.index !== index) wrong.push(`index ${segment.index} at ${index}`);
+    if (!isSlice(segment.text, segment.start, segment.end)) wrong.push(`segment ${segment.text}`);
+    if (segment.context[0]?.kind !== 'main') wrong.push(`frames of ${segment.text}`);
+    for (const word of [...segment.argv, ...segment.redirects.map((redirect) => redirect.target)]) {
+      if (!isSlice(word.text, word.start, word.end)) wrong.push(`word ${word.text}`);
+      if (word.value === null && !word.dynamic) wrong.push(`static null ${word.text}`);
     }
-    for (const assign of segment.assigns) expect(input.slice(assign.start, assign.end)).toBe(assign.text);
-    for (const redirect of segment.redirects) {
-      if (redirect.heredoc)
-        expect(input.slice(redirect.heredoc.start, redirect.heredoc.end)).toBe(redirect.heredoc.body);
-    }
+    for (const assign of segment.assigns)
+      if (!isSlice(assign.text, assign.start, assign.end)) wrong.push(`assign ${assign.text}`);
+    for (const { heredoc } of segment.redirects)
+      if (heredoc && !isSlice(heredoc.body, heredoc.start, heredoc.end))
+        wrong.push(`heredoc ${heredoc.body}`);
     headText(segment);
     unwrapLaunchers(segment.argv);
-    parseNested(segment);
   });
-  findStatusCaptures(outcome);
+  for (const nested of line.nested) {
+    const runner = nested.ok ? nested.line.runner : nested.runner;
+    if (runner === null || runner.line !== line || !line.segments.includes(runner.segment))
+      wrong.push(`runner of ${nested.ok ? nested.line.source : nested.reason}`);
+    else if (runner.start < 0 || runner.start > runner.end || runner.end > line.source.length)
+      wrong.push(`span ${runner.start}-${runner.end}`);
+    else if (
+      nested.ok &&
+      runner.kind === 'find-exec' &&
+      !isSlice(nested.line.source, runner.start, runner.end)
+    )
+      wrong.push(`find action ${nested.line.source}`);
+  }
+  return wrong;
 }
 
 test('any string in: an outcome out, never a throw', () => {
@@ -42,7 +71,7 @@ test('any string in: an outcome out, never a throw', () => {
     }),
     { numRuns: 1000 },
   );
-});
+}, 30_000);
 
 const fragment = fc.constantFrom(
   'git',
@@ -106,6 +135,9 @@ const fragment = fc.constantFrom(
   'eval ',
   'sudo -u x ',
   'env -S ',
+  'find . -exec ',
+  ' \\;',
+  ' {} +',
 );
 
 test('shell-ish strings from a grammar of fragments: an outcome, and every text a slice', () => {
@@ -116,7 +148,7 @@ test('shell-ish strings from a grammar of fragments: an outcome, and every text 
     }),
     { numRuns: 3000 },
   );
-});
+}, 30_000);
 
 // A grammar that mostly builds valid commands: words, lists, pipelines, groups and substitutions.
 const { list } = fc.letrec<{ word: string; simple: string; list: string }>((tie) => ({
@@ -157,6 +189,8 @@ const { list } = fc.letrec<{ word: string; simple: string; list: string }>((tie)
     tie('list').map((inner) => `{ ${inner}\n}`),
     tie('list').map((inner) => `! ${inner}`),
     tie('list').map((inner) => `bash -c '${inner.replace(/'/g, '')}'`),
+    tie('list').map((inner) => `eval "${inner.replace(/["\\$`]/g, '')}"`),
+    tie('simple').map((inner) => `find . -exec ${inner} \\; -exec ${inner} {} +`),
   ),
 }));
 

@@ -5,7 +5,7 @@ import { headText, parse, type Segment, shellScopeOf } from '../src/index.ts';
 function scopeOfCd(command: string): string {
   const outcome = parse(command);
   if (!outcome.ok) throw new Error(outcome.message);
-  const cd = outcome.segments.find((segment: Segment) => headText(segment) === 'cd x');
+  const cd = outcome.value.segments.find((segment: Segment) => headText(segment) === 'cd x');
   if (cd === undefined) throw new Error(`no cd x in ${command}`);
   return shellScopeOf(cd)?.kind ?? 'none';
 }

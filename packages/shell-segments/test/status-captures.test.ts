@@ -5,7 +5,7 @@ import { findStatusCaptures } from '../src/status-captures.ts';
 function capturesOf(command: string): [string, string, string[]][] {
   const outcome = parse(command);
   if (!outcome.ok) throw new Error(command);
-  return findStatusCaptures(outcome).map(({ capture, name, readers }) => [
+  return findStatusCaptures(outcome.value).map(({ capture, name, readers }) => [
     capture.text,
     name,
     readers.map((r) => r.text),

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
+import type { Outcome } from '@kit/fail-open';
 import type { CliIO } from '@kit/gate-approval';
-import { buildReport, type PluginFilter, renderReport, type ReportOptions } from './report.ts';
+import { buildReport, type PluginFilter, renderDenials, renderReport, type ReportOptions } from './report.ts';
 import { findTranscripts, readTranscripts } from './transcripts.ts';
 
 const usage =
@@ -21,12 +22,16 @@ export function parseSince(value: string, now: number): ReportOptions['since'] |
   return undefined;
 }
 
-type Parsed =
-  | { options: ReportOptions; transcripts: string | null; raw: boolean; json: boolean }
-  | { error: string };
+/** The report's arguments as given. */
+interface ReportArgs {
+  options: ReportOptions;
+  transcripts: string | null; // default ~/.claude/projects
+  raw: boolean; // --raw: every denial too
+  json: boolean; // --json
+}
 
 /** The report's arguments; every value option takes `--name value` or `--name=value`. */
-export function parseReportArgs(argv: string[], now: number): Parsed {
+export function parseReportArgs(argv: string[], now: number): Outcome<ReportArgs, 'usage'> {
   const options: ReportOptions = { since: { label: 'all', from: null }, repo: null, top: 10, plugin: 'all' };
   let transcripts: string | null = null;
   let raw = false;
@@ -47,40 +52,47 @@ export function parseReportArgs(argv: string[], now: number): Parsed {
         break;
       case '--transcripts': {
         const dir = value();
-        if (!dir) return { error: '--transcripts needs a folder' };
+        if (!dir) return { ok: false, reason: 'usage', message: '--transcripts needs a folder' };
         transcripts = dir;
         break;
       }
       case '--since': {
         const since = parseSince(value() ?? '', now);
-        if (!since) return { error: '--since takes 7d, 12h, 30m, YYYY-MM-DD or all' };
+        if (!since)
+          return { ok: false, reason: 'usage', message: '--since takes 7d, 12h, 30m, YYYY-MM-DD or all' };
         options.since = since;
         break;
       }
       case '--repo': {
         const repo = value();
-        if (!repo) return { error: '--repo needs a substring of the project folder' };
+        if (!repo)
+          return { ok: false, reason: 'usage', message: '--repo needs a substring of the project folder' };
         options.repo = repo;
         break;
       }
       case '--top': {
         const top = Number(value());
-        if (!Number.isInteger(top) || top <= 0) return { error: '--top takes a positive whole number' };
+        if (!Number.isInteger(top) || top <= 0)
+          return { ok: false, reason: 'usage', message: '--top takes a positive whole number' };
         options.top = top;
         break;
       }
       case '--plugin': {
         const plugin = value();
         if (plugin !== 'exit-status-guard' && plugin !== 'pipe-guard' && plugin !== 'all')
-          return { error: '--plugin takes exit-status-guard, pipe-guard or all' };
+          return {
+            ok: false,
+            reason: 'usage',
+            message: '--plugin takes exit-status-guard, pipe-guard or all',
+          };
         options.plugin = plugin as PluginFilter;
         break;
       }
       default:
-        return { error: `unknown argument ${arg}` };
+        return { ok: false, reason: 'usage', message: `unknown argument ${arg}` };
     }
   }
-  return { options, transcripts, raw, json };
+  return { ok: true, value: { options, transcripts, raw, json } };
 }
 
 /**
@@ -93,11 +105,12 @@ export async function frictionReportCommand(argv: string[], io: CliIO): Promise<
     io.stdout(`${usage}\n`);
     return 0;
   }
-  const parsed = parseReportArgs(argv, Date.now());
-  if ('error' in parsed) {
-    io.stderr(`friction-report: ${parsed.error}\n${usage}\n`);
+  const parsedArgs = parseReportArgs(argv, Date.now());
+  if (!parsedArgs.ok) {
+    io.stderr(`friction-report: ${parsedArgs.message}\n${usage}\n`);
     return 1;
   }
+  const parsed = parsedArgs.value;
   const root = parsed.transcripts
     ? resolve(io.cwd, parsed.transcripts)
     : join(io.home, '.claude', 'projects');
@@ -118,7 +131,8 @@ export async function frictionReportCommand(argv: string[], io: CliIO): Promise<
       : {};
     io.stdout(`${JSON.stringify({ root, ...summary, ...rows })}\n`);
   } else {
-    io.stdout(`${renderReport(report, root, parsed.options, parsed.raw)}\n`);
+    const text = renderReport(report, root, parsed.options);
+    io.stdout(`${parsed.raw && report.emptiedBy === null ? `${text}\n${renderDenials(report)}` : text}\n`);
   }
   return 0;
 }

@@ -180,7 +180,7 @@ function table(rows: [string, number][]): string[] {
 }
 
 /** The report as text: what was analyzed, outcomes, counts by rule, top gates and commands. */
-export function renderReport(report: Report, where: string, options: ReportOptions, raw: boolean): string {
+export function renderReport(report: Report, where: string, options: ReportOptions): string {
   const lines = [
     `exit-status-guard friction report (${report.transcripts} transcript${report.transcripts === 1 ? '' : 's'} under ${where})`,
   ];
@@ -204,12 +204,15 @@ export function renderReport(report: Report, where: string, options: ReportOptio
     `top triggering commands (top ${options.top}):`,
     ...table(report.topCommands),
   );
-  if (raw) {
-    lines.push('denials:');
-    for (const denial of report.denials) {
-      const when = denial.call.time === null ? '-' : new Date(denial.call.time).toISOString();
-      lines.push(`  ${when}  ${denial.rule}  ${denial.call.cwd}  ${JSON.stringify(denial.call.command)}`);
-    }
+  return lines.join('\n');
+}
+
+/** `--raw`'s list under the report: one line per denial, time, rule, folder and command. */
+export function renderDenials(report: Report): string {
+  const lines = ['denials:'];
+  for (const denial of report.denials) {
+    const when = denial.call.time === null ? '-' : new Date(denial.call.time).toISOString();
+    lines.push(`  ${when}  ${denial.rule}  ${denial.call.cwd}  ${JSON.stringify(denial.call.command)}`);
   }
   return lines.join('\n');
 }

@@ -11,10 +11,9 @@ function backgroundedStatement(unit: Unit, segment: Segment): Item | null {
     if (frame.placement?.background) {
       return frameItem(frame, frame.placement);
     }
-    if (frame.owner !== undefined) {
-      const owner = unit.segments.find((each) => each.index === frame.owner);
-      if (owner?.background) return segmentItem(owner);
-    }
+    // A substitution's owner is a segment of the same line: `$(make check) &` backgrounds it.
+    const owner = frame.owner === undefined ? undefined : unit.segments[frame.owner];
+    if (owner?.background) return segmentItem(owner);
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import type { Segment } from '@kit/shell-segments';
-import { findStatusCaptures } from '@kit/shell-segments';
+import { findStatusCaptures, frameDepth } from '@kit/shell-segments';
 import { statusExit } from '../frames.ts';
 import type { Hit } from '../hit.ts';
 import { isOptionOn } from '../shell-options.ts';
@@ -41,7 +41,7 @@ const captureCache = new WeakMap<Unit, ReturnType<typeof findStatusCaptures>>();
 function capturesOf(unit: Unit): ReturnType<typeof findStatusCaptures> {
   let captures = captureCache.get(unit);
   if (captures === undefined) {
-    captures = findStatusCaptures(unit.outcome).filter((capture) => capture.capture.depth === 0);
+    captures = findStatusCaptures(unit.line).filter((capture) => frameDepth(capture.capture) === 0);
     captureCache.set(unit, captures);
   }
   return captures;
@@ -50,7 +50,7 @@ function capturesOf(unit: Unit): ReturnType<typeof findStatusCaptures> {
 function isSafeSequence(unit: Unit, gate: Segment, mutator: Segment, isRestore: boolean): boolean {
   for (const capture of capturesOf(unit)) {
     const at = capture.capture;
-    if (at.depth !== 0 || at.start < gate.end || at.end > mutator.start) continue;
+    if (frameDepth(at) !== 0 || at.start < gate.end || at.end > mutator.start) continue;
     if (isTested(unit, mutator, capture.name, at.end)) return true;
     if (isRestore && capture.readers.some((reader) => reader.start >= mutator.end)) return true;
   }

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { Outcome } from '@kit/fail-open';
 import { errorCode } from './settings-file.ts';
 
 /** The bundle at its stable place before and after a copy, so a failed install can put it back. */
@@ -8,13 +9,15 @@ export interface BundlePlacement {
   previous: Buffer | null; // the bytes that were there before
 }
 
-/** The bytes of the guard's built bundle; a missing one is a one-line message. */
-export async function readBundleSource(source: string): Promise<Buffer | { error: string }> {
+/** The bytes of the guard's built bundle, or a one-line message when they cannot be had. */
+export async function readBundleSource(source: string): Promise<Outcome<Buffer, 'missing'>> {
   try {
-    return await readFile(source);
+    return { ok: true, value: await readFile(source) };
   } catch (error) {
     return {
-      error: `the guard's hook bundle is missing at ${source} (${errorCode(error) ?? 'unreadable'}); reinstall the package`,
+      ok: false,
+      reason: 'missing',
+      message: `the guard's hook bundle is missing at ${source} (${errorCode(error) ?? 'unreadable'}); reinstall the package`,
     };
   }
 }

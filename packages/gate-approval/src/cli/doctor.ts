@@ -1,13 +1,15 @@
-import { stat } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { onPath } from '@kit/fail-open';
-import type { CliIO, GuardDefinition } from '../guard-definition.ts';
+import type { CliIO, GuardDefinition } from '../guard.ts';
+import { isDenyOutput } from '../hosts/claude-code.ts';
 import { readSwitch } from '../switches.ts';
 import { parseArgs } from './args.ts';
 import { findOwnHandlers } from './handler.ts';
 import { fail, say } from './output.ts';
 import { locate, type Scope, scopeFlags, scopeFromFlags } from './scope.ts';
-import { isObject, readSettings } from './settings-file.ts';
+import { readSettings } from './settings-file.ts';
 
 /** One line of the doctor's report. */
 interface Check {
@@ -17,11 +19,13 @@ interface Check {
 
 /** `doctor [--user|--project|--local]`: checks the installation end to end; exit 1 with the list of problems. */
 export async function doctorCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(argv, { flags: scopeFlags, options: [] });
-  if ('error' in parsed) return fail(io, `doctor: ${parsed.error}; run \`${guard.name} --help\``);
+  const parsedArgs = parseArgs(argv, { flags: scopeFlags, options: [] });
+  if (!parsedArgs.ok) return fail(io, `doctor: ${parsedArgs.message}; run \`${guard.name} --help\``);
+  const parsed = parsedArgs.value;
   if (parsed.positionals.length > 0) return fail(io, `doctor: unexpected argument ${parsed.positionals[0]}`);
-  const scope = scopeFromFlags(parsed.flags);
-  if (typeof scope !== 'string') return fail(io, `doctor: ${scope.error}`);
+  const chosenScope = scopeFromFlags(parsed.flags);
+  if (!chosenScope.ok) return fail(io, `doctor: ${chosenScope.message}`);
+  const scope = chosenScope.value;
 
   const checks = [...(await checkInstallation(guard, scope, io)), ...switchLines(guard, io)];
   for (const problem of await guardChecks(guard, io)) checks.push({ ok: false, text: problem });
@@ -37,8 +41,9 @@ export async function doctorCommand(guard: GuardDefinition, argv: string[], io: 
 
 async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO): Promise<Check[]> {
   const where = locate(guard, scope, io);
-  const settings = await readSettings(where.settingsPath);
-  if (!settings.ok) return [{ ok: false, text: settings.message }];
+  const read = await readSettings(where.settingsPath);
+  if (!read.ok) return [{ ok: false, text: read.message }];
+  const settings = read.value;
   const installHint = `run \`${guard.name} install --${scope}\``;
   if (!settings.exists) return [{ ok: false, text: `${where.settingsPath} does not exist: ${installHint}` }];
   const places = findOwnHandlers(settings.document, guard.name);
@@ -114,10 +119,13 @@ async function runPositiveControl(
   timeoutSeconds: number,
   io: CliIO,
 ): Promise<Check> {
+  let scratch: string | null = null;
   let control: Awaited<ReturnType<GuardDefinition['positiveControl']>>;
   try {
-    control = await guard.positiveControl();
+    scratch = await mkdtemp(join(tmpdir(), `${guard.name}-control-`));
+    control = await guard.positiveControl(scratch);
   } catch (error) {
+    if (scratch !== null) await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
     return {
       ok: false,
       text: `the positive control could not be set up: ${error instanceof Error ? error.message : String(error)}`,
@@ -136,7 +144,7 @@ async function runPositiveControl(
       cwd,
       timeoutSeconds * 1000,
     );
-    if (run.exitCode === 0 && isDeny(run.stdout)) {
+    if (run.exitCode === 0 && isDenyOutput(run.stdout)) {
       return { ok: true, text: `positive control denied through \`${command} ${args.join(' ')}\`` };
     }
     const off = guard.switches
@@ -150,20 +158,7 @@ async function runPositiveControl(
       text: `the positive control did not deny through the installed command (${detail})${off.length > 0 ? `; ${off.join(', ')}` : ''}`,
     };
   } finally {
-    await control.cleanup?.().catch(() => undefined);
-  }
-}
-
-function isDeny(stdout: string): boolean {
-  try {
-    const output: unknown = JSON.parse(stdout);
-    return (
-      isObject(output) &&
-      isObject(output.hookSpecificOutput) &&
-      output.hookSpecificOutput.permissionDecision === 'deny'
-    );
-  } catch {
-    return false;
+    await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { HookRuntime } from '@kit/fail-open';
-import type { CliIO, GuardDefinition } from '../guard-definition.ts';
+import type { CliIO, GuardDefinition } from '../guard.ts';
 import type { Verdict } from '../verdict.ts';
 import { parseArgs } from './args.ts';
 import { fail, say } from './output.ts';
@@ -16,8 +16,9 @@ type Explanation =
 
 /** `explain '<command or path>' [--cwd DIR] [--json]`: runs evaluate on a synthetic payload and says what it decided. */
 export async function explainCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(argv, { flags: ['--json'], options: ['--cwd'] });
-  if ('error' in parsed) return fail(io, `explain: ${parsed.error}; run \`${guard.name} --help\``);
+  const parsedArgs = parseArgs(argv, { flags: ['--json'], options: ['--cwd'] });
+  if (!parsedArgs.ok) return fail(io, `explain: ${parsedArgs.message}; run \`${guard.name} --help\``);
+  const parsed = parsedArgs.value;
   if (parsed.positionals.length !== 1) {
     return fail(
       io,

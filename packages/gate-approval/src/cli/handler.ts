@@ -1,5 +1,6 @@
-import type { GuardDefinition } from '../guard-definition.ts';
-import { isObject, type SettingsDocument } from './settings-file.ts';
+import { isJsonObject } from '@kit/fail-open';
+import type { GuardDefinition } from '../guard.ts';
+import type { SettingsDocument } from './settings-file.ts';
 
 /** The one exec-form handler install writes. */
 export interface CommandHandler {
@@ -13,16 +14,9 @@ export interface CommandHandler {
 /** Seconds the host gives the hook before killing it. */
 export const handlerTimeoutSeconds = 5;
 
-/** The handler for a bundle at `bundlePath`. */
-export function buildHandler(bundlePath: string, strict: boolean): CommandHandler {
-  const handler: CommandHandler = {
-    type: 'command',
-    command: 'node',
-    args: [bundlePath],
-    timeout: handlerTimeoutSeconds,
-  };
-  if (strict) handler.onFailure = 'block';
-  return handler;
+/** The handler for a bundle at `bundlePath`; `onFailure: 'block'` for a strict install. */
+export function buildHandler(bundlePath: string, extra: Pick<CommandHandler, 'onFailure'>): CommandHandler {
+  return { type: 'command', command: 'node', args: [bundlePath], timeout: handlerTimeoutSeconds, ...extra };
 }
 
 // A bundle is CommonJS (.cjs, the kit's guards) or an ES module (.mjs): install keeps its extension.
@@ -34,7 +28,7 @@ const bundleExtensions = ['.cjs', '.mjs', '.js'];
  * or a command running `<guard> hook` (the bin).
  */
 export function isOwnHandler(guardName: string, handler: unknown): boolean {
-  if (!isObject(handler)) return false;
+  if (!isJsonObject(handler)) return false;
   const files = bundleExtensions.map((extension) => `${guardName}${extension}`);
   const isBundle = (path: string): boolean => files.includes(baseName(path));
   if (Array.isArray(handler.args) && handler.args.some((arg) => typeof arg === 'string' && isBundle(arg))) {
@@ -62,7 +56,7 @@ export interface HandlerPlace {
 export function findOwnHandlers(document: SettingsDocument, guardName: string): HandlerPlace[] {
   const places: HandlerPlace[] = [];
   preToolUseOf(document)?.forEach((group, groupIndex) => {
-    if (!isObject(group) || !Array.isArray(group.hooks)) return;
+    if (!isJsonObject(group) || !Array.isArray(group.hooks)) return;
     const hooks = group.hooks as unknown[];
     hooks.forEach((handler, handlerIndex) => {
       if (isOwnHandler(guardName, handler)) {
@@ -75,7 +69,7 @@ export function findOwnHandlers(document: SettingsDocument, guardName: string): 
 
 function preToolUseOf(document: SettingsDocument): unknown[] | null {
   const hooks = document.hooks;
-  return isObject(hooks) && Array.isArray(hooks.PreToolUse) ? hooks.PreToolUse : null;
+  return isJsonObject(hooks) && Array.isArray(hooks.PreToolUse) ? hooks.PreToolUse : null;
 }
 
 /** What install does to the document. */
@@ -101,7 +95,7 @@ export function planInstall(
     change = 'upgraded';
   } else {
     removePlaces(document, places);
-    if (!isObject(document.hooks)) document.hooks = {};
+    if (!isJsonObject(document.hooks)) document.hooks = {};
     const hooks = document.hooks as Record<string, unknown>;
     if (!Array.isArray(hooks.PreToolUse)) hooks.PreToolUse = [];
     (hooks.PreToolUse as unknown[]).push({ matcher: guard.matcher, hooks: [handler] });
@@ -122,8 +116,8 @@ export function planUninstall(
 ): { document: SettingsDocument; removed: number; alternatives: SettingsDocument[] } {
   const places = findOwnHandlers(original, guardName);
   if (places.length === 0) return { document: structuredClone(original), removed: 0, alternatives: [] };
-  const keepEverything = removeOwn(original, guardName, false);
-  const keepContainers = removeOwn(original, guardName, true);
+  const keepEverything = withoutOwnHandlers(original, guardName);
+  const keepContainers = withoutOwnGroups(original, guardName);
   const keepHooks = structuredClone(keepContainers);
   const hooks = keepHooks.hooks as Record<string, unknown>;
   if ((hooks.PreToolUse as unknown[]).length === 0) delete hooks.PreToolUse;
@@ -132,11 +126,18 @@ export function planUninstall(
   return { document, removed: places.length, alternatives: [keepHooks, keepContainers, keepEverything] };
 }
 
-function removeOwn(original: SettingsDocument, guardName: string, pruneGroups: boolean): SettingsDocument {
+// A copy without this guard's handlers; the groups they leave empty stay.
+function withoutOwnHandlers(original: SettingsDocument, guardName: string): SettingsDocument {
   const document = structuredClone(original);
   const places = findOwnHandlers(document, guardName);
-  if (pruneGroups) removePlaces(document, places);
-  else for (const place of [...places].reverse()) place.group.hooks.splice(place.handlerIndex, 1);
+  for (const place of [...places].reverse()) place.group.hooks.splice(place.handlerIndex, 1);
+  return document;
+}
+
+// A copy without this guard's handlers and the groups they leave empty.
+function withoutOwnGroups(original: SettingsDocument, guardName: string): SettingsDocument {
+  const document = structuredClone(original);
+  removePlaces(document, findOwnHandlers(document, guardName));
   return document;
 }
 

@@ -1,7 +1,7 @@
 import { Readable, Writable } from 'node:stream';
 import { runHook } from '@kit/fail-open';
-import { encodeVerdict } from '../encode.ts';
-import type { CliIO, GuardDefinition } from '../guard-definition.ts';
+import type { CliIO, GuardDefinition } from '../guard.ts';
+import { claudeCode } from '../hosts/claude-code.ts';
 
 /**
  * `hook`: the host's hook call through the bin, the same runHook and evaluate as the bundle. With
@@ -10,7 +10,7 @@ import type { CliIO, GuardDefinition } from '../guard-definition.ts';
 export async function hookCommand(guard: GuardDefinition, io: CliIO | undefined): Promise<number> {
   const options = {
     guard: guard.name,
-    encode: encodeVerdict,
+    protocol: claudeCode,
     ...(guard.onFailOpen ? { onFailOpen: guard.onFailOpen } : {}),
   };
   if (io === undefined) return (await runHook(guard.evaluate, options)).exitCode;

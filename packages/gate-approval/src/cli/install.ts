@@ -1,4 +1,4 @@
-import type { CliIO, GuardDefinition } from '../guard-definition.ts';
+import type { CliIO, GuardDefinition } from '../guard.ts';
 import { parseArgs } from './args.ts';
 import { placeBundle, readBundleSource, readExisting, undoPlaceBundle } from './bundle-file.ts';
 import { buildHandler, planInstall } from './handler.ts';
@@ -15,13 +15,15 @@ import {
 
 /** `install [--user|--project|--local] [--strict] [--dry-run]`: copies the bundle and merges the handler. */
 export async function installCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(argv, { flags: [...scopeFlags, '--strict', '--dry-run'], options: [] });
-  if ('error' in parsed) return fail(io, `install: ${parsed.error}; run \`${guard.name} --help\``);
+  const parsedArgs = parseArgs(argv, { flags: [...scopeFlags, '--strict', '--dry-run'], options: [] });
+  if (!parsedArgs.ok) return fail(io, `install: ${parsedArgs.message}; run \`${guard.name} --help\``);
+  const parsed = parsedArgs.value;
   if (parsed.positionals.length > 0) {
     return fail(io, `install: unexpected argument ${parsed.positionals[0]}; run \`${guard.name} --help\``);
   }
-  const scope = scopeFromFlags(parsed.flags);
-  if (typeof scope !== 'string') return fail(io, `install: ${scope.error}`);
+  const chosenScope = scopeFromFlags(parsed.flags);
+  if (!chosenScope.ok) return fail(io, `install: ${chosenScope.message}`);
+  const scope = chosenScope.value;
   const strict = parsed.flags.has('--strict');
   if (strict && guard.strictMode !== true) {
     // onFailure block would make a crashed or killed hook block the call: the opposite of failing open.
@@ -33,16 +35,18 @@ export async function installCommand(guard: GuardDefinition, argv: string[], io:
   const dryRun = parsed.flags.has('--dry-run');
   const where = locate(guard, scope, io);
 
-  const bytes = await readBundleSource(guard.bundle);
-  if (!Buffer.isBuffer(bytes)) return fail(io, `install: ${bytes.error}`);
-  const settings = await readSettings(where.settingsPath);
-  if (!settings.ok) return fail(io, `install: ${settings.message}`);
+  const source = await readBundleSource(guard.bundle);
+  if (!source.ok) return fail(io, `install: ${source.message}`);
+  const bytes = source.value;
+  const read = await readSettings(where.settingsPath);
+  if (!read.ok) return fail(io, `install: ${read.message}`);
+  const settings = read.value;
 
   const previousText = settings.exists ? settings.text : null;
   const plan = planInstall(
     settings.exists ? settings.document : {},
     guard,
-    buildHandler(where.bundlePath, strict),
+    buildHandler(where.bundlePath, strict ? { onFailure: 'block' } : {}),
   );
   const nextText =
     plan.change === 'unchanged'

@@ -1,4 +1,4 @@
-import type { CliIO } from '../guard-definition.ts';
+import type { CliIO } from '../guard.ts';
 
 /** Prints one error line on stderr and gives the CLI's error exit code. */
 export function fail(io: CliIO, message: string): number {

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import type { CliIO, GuardDefinition } from '../guard-definition.ts';
+import type { CliIO, GuardDefinition } from '../guard.ts';
 import { doctorCommand } from './doctor.ts';
 import { explainCommand } from './explain.ts';
 import { hookCommand } from './hook-command.ts';

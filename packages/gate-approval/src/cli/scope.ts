@@ -1,5 +1,7 @@
 import { extname, join } from 'node:path';
-import type { CliIO, GuardDefinition } from '../guard-definition.ts';
+import type { Outcome } from '@kit/fail-open';
+import type { CliIO, GuardDefinition } from '../guard.ts';
+import { usage } from './args.ts';
 
 /** Which settings file a command works on. */
 export type Scope = 'user' | 'project' | 'local';
@@ -16,10 +18,10 @@ export interface ScopeLocations {
 export const scopeFlags: string[] = ['--user', '--project', '--local'];
 
 /** The scope named by the flags (default user), or an error when more than one is given. */
-export function scopeFromFlags(flags: Set<string>): Scope | { error: string } {
+export function scopeFromFlags(flags: Set<string>): Outcome<Scope, 'usage'> {
   const chosen = scopeFlags.filter((flag) => flags.has(flag));
-  if (chosen.length > 1) return { error: `choose one scope, got ${chosen.join(' and ')}` };
-  return chosen.length === 0 ? 'user' : (chosen[0]?.slice(2) as Scope);
+  if (chosen.length > 1) return usage(`choose one scope, got ${chosen.join(' and ')}`);
+  return { ok: true, value: chosen.length === 0 ? 'user' : (chosen[0]?.slice(2) as Scope) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { isJsonObject, type Outcome } from '@kit/fail-open';
 
 /** A settings document: a JSON object whose `hooks` / `hooks.PreToolUse`, when present, have the right types. */
 export type SettingsDocument = Record<string, unknown>;
@@ -10,22 +11,24 @@ export interface TextStyle {
   eol: '\n' | '\r\n';
 }
 
-/** A settings file as read: absent, readable and well-typed, or refused with a one-line reason. */
-export type SettingsRead =
-  | { ok: true; exists: false }
-  | { ok: true; exists: true; text: string; document: SettingsDocument; style: TextStyle }
-  | { ok: false; message: string };
+/** A settings file that could be used: absent, or there with its text, document and layout. */
+export type SettingsFile =
+  | { exists: false }
+  | { exists: true; text: string; document: SettingsDocument; style: TextStyle };
+
+/** Why a settings file cannot be used: it cannot be read, is not JSON, or does not have the settings' shape. */
+export type SettingsProblem = 'unreadable' | 'invalid-json' | 'bad-shape';
 
 const defaultStyle: TextStyle = { indent: '  ', eol: '\n' };
 
-/** Reads and checks a settings file. Never throws; a file it cannot use is a message. */
-export async function readSettings(path: string): Promise<SettingsRead> {
+/** Reads and checks a settings file. Never throws; a file it cannot use comes with a one-line message. */
+export async function readSettings(path: string): Promise<Outcome<SettingsFile, SettingsProblem>> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return { ok: true, exists: false };
-    return { ok: false, message: `cannot read ${path}: ${describeError(error)}` };
+    if (errorCode(error) === 'ENOENT') return { ok: true, value: { exists: false } };
+    return { ok: false, reason: 'unreadable', message: `cannot read ${path}: ${describeError(error)}` };
   }
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let parsed: unknown;
@@ -34,19 +37,25 @@ export async function readSettings(path: string): Promise<SettingsRead> {
   } catch (error) {
     return {
       ok: false,
+      reason: 'invalid-json',
       message: `${path} is not valid JSON (${describeError(error)}); fix it by hand, nothing was changed`,
     };
   }
   const problem = shapeProblem(parsed);
   if (problem !== null)
-    return { ok: false, message: `${path}: ${problem}; fix it by hand, nothing was changed` };
-  return { ok: true, exists: true, text, document: parsed as SettingsDocument, style: detectStyle(body) };
+    return {
+      ok: false,
+      reason: 'bad-shape',
+      message: `${path}: ${problem}; fix it by hand, nothing was changed`,
+    };
+  const document = parsed as SettingsDocument;
+  return { ok: true, value: { exists: true, text, document, style: detectStyle(body) } };
 }
 
 function shapeProblem(parsed: unknown): string | null {
-  if (!isObject(parsed)) return 'the file does not hold a JSON object';
+  if (!isJsonObject(parsed)) return 'the file does not hold a JSON object';
   if (parsed.hooks === undefined) return null;
-  if (!isObject(parsed.hooks)) return '"hooks" is not an object';
+  if (!isJsonObject(parsed.hooks)) return '"hooks" is not an object';
   const preToolUse = parsed.hooks.PreToolUse;
   if (preToolUse !== undefined && !Array.isArray(preToolUse)) return '"hooks.PreToolUse" is not an array';
   return null;
@@ -100,14 +109,9 @@ async function replaceFile(target: string, text: string, mode: number | null): P
   }
 }
 
-/** True for a plain JSON object. */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** An fs error's code ('ENOENT'), or undefined. */
 export function errorCode(error: unknown): string | undefined {
-  return isObject(error) && typeof error.code === 'string' ? error.code : undefined;
+  return isJsonObject(error) && typeof error.code === 'string' ? error.code : undefined;
 }
 
 /** A short one-line description of an error. */

@@ -1,6 +1,6 @@
 import { readFile, rmdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { CliIO, GuardDefinition } from '../guard-definition.ts';
+import type { CliIO, GuardDefinition } from '../guard.ts';
 import { parseArgs } from './args.ts';
 import { findOwnHandlers, planUninstall } from './handler.ts';
 import { diffLines } from './line-diff.ts';
@@ -13,34 +13,27 @@ import {
   formatSettings,
   readSettings,
   type SettingsDocument,
+  type SettingsFile,
   writeAtomically,
 } from './settings-file.ts';
 
 /** `uninstall [--user|--project|--local] [--dry-run]`: removes this guard's handler and bundle, nothing else. */
 export async function uninstallCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(argv, { flags: [...scopeFlags, '--dry-run'], options: [] });
-  if ('error' in parsed) return fail(io, `uninstall: ${parsed.error}; run \`${guard.name} --help\``);
+  const parsedArgs = parseArgs(argv, { flags: [...scopeFlags, '--dry-run'], options: [] });
+  if (!parsedArgs.ok) return fail(io, `uninstall: ${parsedArgs.message}; run \`${guard.name} --help\``);
+  const parsed = parsedArgs.value;
   if (parsed.positionals.length > 0) {
     return fail(io, `uninstall: unexpected argument ${parsed.positionals[0]}; run \`${guard.name} --help\``);
   }
-  const scope = scopeFromFlags(parsed.flags);
-  if (typeof scope !== 'string') return fail(io, `uninstall: ${scope.error}`);
+  const chosenScope = scopeFromFlags(parsed.flags);
+  if (!chosenScope.ok) return fail(io, `uninstall: ${chosenScope.message}`);
+  const scope = chosenScope.value;
   const where = locate(guard, scope, io);
 
-  const settings = await readSettings(where.settingsPath);
-  if (!settings.ok) return fail(io, `uninstall: ${settings.message}`);
-  const plan = settings.exists
-    ? planUninstall(settings.document, guard.name)
-    : { document: {}, removed: 0, alternatives: [] };
-  // undefined: leave the file alone; null: delete it (it held only this guard's handler).
-  let nextText: string | null | undefined;
-  if (settings.exists && plan.removed > 0) {
-    const backup = await readFile(backupPathOf(where.settingsPath), 'utf8').catch(() => null);
-    if (backup !== null && [plan.document, ...plan.alternatives].some((doc) => holdsDocument(backup, doc)))
-      nextText = backup;
-    else if (Object.keys(plan.document).length === 0) nextText = null;
-    else nextText = formatSettings(plan.document, settings.style);
-  }
+  const read = await readSettings(where.settingsPath);
+  if (!read.ok) return fail(io, `uninstall: ${read.message}`);
+  const settings = read.value;
+  const action = await settingsActionFor(settings, guard.name, where.settingsPath);
   const bundlePresent = await readFile(where.bundlePath).then(
     () => true,
     () => false,
@@ -48,16 +41,15 @@ export async function uninstallCommand(guard: GuardDefinition, argv: string[], i
   const bundleShared = await isReferencedElsewhere(guard.name, where.siblingSettingsPaths);
   const removeBundle = bundlePresent && !bundleShared;
 
-  if (nextText === undefined && !removeBundle) {
+  if (action.action === 'keep' && !removeBundle) {
     say(io, `${guard.name} is not installed (${scope} scope); nothing changed`);
     return 0;
   }
-  const settingsLine =
-    nextText === undefined
-      ? `  settings ${where.settingsPath} (no handler)`
-      : nextText === null
-        ? `  settings ${where.settingsPath} (removed: it held only this handler)`
-        : `  settings ${where.settingsPath} (handler removed; backup ${backupPathOf(where.settingsPath)})`;
+  const settingsLine = {
+    keep: `  settings ${where.settingsPath} (no handler)`,
+    delete: `  settings ${where.settingsPath} (removed: it held only this handler)`,
+    write: `  settings ${where.settingsPath} (handler removed; backup ${backupPathOf(where.settingsPath)})`,
+  }[action.action];
   const bundleLine = removeBundle
     ? `  bundle   ${where.bundlePath} (removed)`
     : `  bundle   ${where.bundlePath} (${bundleShared ? 'kept: another settings file in this folder uses it' : 'absent'})`;
@@ -69,13 +61,14 @@ export async function uninstallCommand(guard: GuardDefinition, argv: string[], i
       settingsLine,
       bundleLine,
     );
-    if (settings.exists && nextText !== undefined) say(io, diffLines(settings.text, nextText ?? ''));
+    if (settings.exists && action.action !== 'keep')
+      say(io, diffLines(settings.text, action.action === 'write' ? action.text : ''));
     return 0;
   }
   try {
-    if (settings.exists && nextText === null) await unlink(where.settingsPath);
-    else if (settings.exists && typeof nextText === 'string')
-      await writeAtomically(where.settingsPath, nextText, settings.text);
+    if (settings.exists && action.action === 'delete') await unlink(where.settingsPath);
+    if (settings.exists && action.action === 'write')
+      await writeAtomically(where.settingsPath, action.text, settings.text);
   } catch (error) {
     return fail(
       io,
@@ -95,10 +88,28 @@ export async function uninstallCommand(guard: GuardDefinition, argv: string[], i
     }
     // Folders install created; rmdir refuses any that still hold something.
     await rmdir(dirname(where.bundlePath)).catch(() => undefined);
-    if (nextText === null) await rmdir(dirname(where.settingsPath)).catch(() => undefined);
+    if (action.action === 'delete') await rmdir(dirname(where.settingsPath)).catch(() => undefined);
   }
   say(io, `uninstalled ${guard.name} (${scope} scope)`, settingsLine, bundleLine);
   return 0;
+}
+
+/** What uninstall does to the settings file: leave it, delete it (it held only this handler), or write it. */
+type SettingsAction = { action: 'keep' } | { action: 'delete' } | { action: 'write'; text: string };
+
+async function settingsActionFor(
+  settings: SettingsFile,
+  guardName: string,
+  settingsPath: string,
+): Promise<SettingsAction> {
+  if (!settings.exists) return { action: 'keep' };
+  const plan = planUninstall(settings.document, guardName);
+  if (plan.removed === 0) return { action: 'keep' };
+  const backup = await readFile(backupPathOf(settingsPath), 'utf8').catch(() => null);
+  if (backup !== null && [plan.document, ...plan.alternatives].some((doc) => holdsDocument(backup, doc)))
+    return { action: 'write', text: backup };
+  if (Object.keys(plan.document).length === 0) return { action: 'delete' };
+  return { action: 'write', text: formatSettings(plan.document, settings.style) };
 }
 
 // The backup restores the file byte for byte when it holds exactly what removal leaves.
@@ -115,9 +126,9 @@ function holdsDocument(text: string, document: SettingsDocument): boolean {
 
 async function isReferencedElsewhere(guardName: string, settingsPaths: string[]): Promise<boolean> {
   for (const path of settingsPaths) {
-    const settings = await readSettings(path);
-    if (!settings.ok) return true; // cannot tell: keep the bundle
-    if (settings.exists && findOwnHandlers(settings.document, guardName).length > 0) return true;
+    const read = await readSettings(path);
+    if (!read.ok) return true; // cannot tell: keep the bundle
+    if (read.value.exists && findOwnHandlers(read.value.document, guardName).length > 0) return true;
   }
   return false;
 }

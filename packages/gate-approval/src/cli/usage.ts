@@ -1,4 +1,4 @@
-import type { GuardDefinition } from '../guard-definition.ts';
+import type { GuardDefinition } from '../guard.ts';
 
 /** The --help text: commands, the guard's own commands, and every switch. */
 export function renderUsage(guard: GuardDefinition): string {

@@ -1,0 +1,247 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, test } from 'vitest';
+import { parse } from '../src/parse.ts';
+import type { CommandLine, ParseOptions } from '../src/types.ts';
+import { child, type LineShape, lineShapeOf, top, unread } from './build.ts';
+
+function topLine(command: string, options?: ParseOptions): CommandLine {
+  const outcome = parse(command, options);
+  if (!outcome.ok) throw new Error(`${command}: ${outcome.message}`);
+  return outcome.value;
+}
+
+const treeOf = (command: string, options?: ParseOptions): LineShape => lineShapeOf(topLine(command, options));
+
+/** A command and the tree it must give. */
+const trees: [string, LineShape][] = [
+  // positive control: a shell's string is a line of its own
+  ["bash -lc 'git push'", top("bash -lc 'git push'", child('shell-string@0', 'git push'))],
+  ['sh -c "a | b"', top('sh -c "a | b"', child('shell-string@0', 'a | b'))],
+  [
+    "bash -euo pipefail -c 'make check'",
+    top("bash -euo pipefail -c 'make check'", child('shell-string@0', 'make check')),
+  ],
+  ["bash -c -- 'git push'", top("bash -c -- 'git push'", child('shell-string@0', 'git push'))],
+  [
+    "zsh -c 'git push' zsh-name arg",
+    top("zsh -c 'git push' zsh-name arg", child('shell-string@0', 'git push')),
+  ],
+  ["/bin/dash -ec 'git push'", top("/bin/dash -ec 'git push'", child('shell-string@0', 'git push'))],
+  ["sudo -u x bash -c 'git push'", top("sudo -u x bash -c 'git push'", child('shell-string@0', 'git push'))],
+  ["timeout 5 ksh -c 'git push'", top("timeout 5 ksh -c 'git push'", child('shell-string@0', 'git push'))],
+  // eval: the words joined by spaces
+  ['eval "git commit"', top('eval "git commit"', child('eval@0', 'git commit'))],
+  ['eval git commit -m wip', top('eval git commit -m wip', child('eval@0', 'git commit -m wip'))],
+  ['eval \'git\' "commit"', top('eval \'git\' "commit"', child('eval@0', 'git commit'))],
+  ['eval -- git push', top('eval -- git push', child('eval@0', 'git push'))],
+  // env -S: the string, then each operand as one quoted word
+  ["env -S 'git push' origin", top("env -S 'git push' origin", child('split-string@0', "git push 'origin'"))],
+  [
+    "env --split-string='git push'",
+    top("env --split-string='git push'", child('split-string@0', 'git push')),
+  ],
+  ["env -S'git push' a", top("env -S'git push' a", child('split-string@0', "git push 'a'"))],
+  // every find action, its words as written
+  [
+    "find . -exec true \\; -exec sh -c 'git push' \\;",
+    top(
+      "find . -exec true \\; -exec sh -c 'git push' \\;",
+      child('find-exec@0', 'true'),
+      child('find-exec@0', "sh -c 'git push'", child('shell-string@0', 'git push')),
+    ),
+  ],
+  [
+    'find . -name x -exec git add {} ;',
+    top('find . -name x -exec git add {} ;', child('find-exec@0', 'git add {}')),
+  ],
+  [
+    "find . -exec grep -l 'a b' {} + -print",
+    top("find . -exec grep -l 'a b' {} + -print", child('find-exec@0', "grep -l 'a b' {}")),
+  ],
+  [
+    'sudo find . -execdir git status {} + -ok git commit -m x \\;',
+    top(
+      'sudo find . -execdir git status {} + -ok git commit -m x \\;',
+      child('find-exec@0', 'git status {}'),
+      child('find-exec@0', 'git commit -m x'),
+    ),
+  ],
+  ['find . -okdir rm {} \\; | wc -l', top('find . -okdir rm {} \\; | wc -l', child('find-exec@0', 'rm {}'))],
+  ['find . -exec ls', top('find . -exec ls', child('find-exec@0', 'ls'))],
+  // nested kinds inside each other, and a runner that is not the first segment
+  [
+    `bash -c "eval 'git push'"`,
+    top(`bash -c "eval 'git push'"`, child('shell-string@0', "eval 'git push'", child('eval@0', 'git push'))),
+  ],
+  ["echo $(bash -c 'a | b') | tail", top("echo $(bash -c 'a | b') | tail", child('shell-string@1', 'a | b'))],
+  [
+    'make; env -S \'bash -c "git push"\'',
+    top(
+      'make; env -S \'bash -c "git push"\'',
+      child('split-string@1', 'bash -c "git push"', child('shell-string@0', 'git push')),
+    ),
+  ],
+  // strings only known at run time
+  ['bash -c "$CMD"', top('bash -c "$CMD"', unread('shell-string@0', 'dynamic'))],
+  ['eval "$(ssh-agent -s)"', top('eval "$(ssh-agent -s)"', unread('eval@0', 'dynamic'))],
+  ['eval git $sub', top('eval git $sub', unread('eval@0', 'dynamic'))],
+  ['sh -c $1', top('sh -c $1', unread('shell-string@0', 'dynamic'))],
+  ["bash $flags -c 'git push'", top("bash $flags -c 'git push'", unread('shell-string@0', 'dynamic'))],
+  ['env -S "$CMD"', top('env -S "$CMD"', unread('split-string@0', 'dynamic'))],
+  ["env -S 'git push' $remote", top("env -S 'git push' $remote", unread('split-string@0', 'dynamic'))],
+  // a string that does not parse
+  [`bash -c "echo 'x"`, top(`bash -c "echo 'x"`, unread('shell-string@0', 'syntax'))],
+  [
+    `find . -exec true \\; -exec sh -c 'git push "' \\;`,
+    top(
+      `find . -exec true \\; -exec sh -c 'git push "' \\;`,
+      child('find-exec@0', 'true'),
+      child('find-exec@0', `sh -c 'git push "'`, unread('shell-string@0', 'syntax')),
+    ),
+  ],
+];
+
+describe('each command line a segment runs is a child line of its own', () => {
+  test.for(trees)('%s', ([command, want]) => expect(treeOf(command)).toEqual(want));
+
+  test('no command appears twice', () => {
+    const commands = trees.map(([command]) => command);
+    expect(new Set(commands).size).toBe(commands.length);
+  });
+});
+
+describe('no nested line', () => {
+  test.for([
+    'bash script.sh',
+    'bash',
+    'git push',
+    'eval',
+    'sh -o pipefail script.sh',
+    'bash -c',
+    'bash $flags script.sh',
+    'find . -name x -print',
+    'find . -exec \\;',
+    'echo bash -c "git push"',
+    "cat <<'EOF'\nbash -c 'git push'\nEOF",
+  ])('%s', (command) => expect(topLine(command).nested).toEqual([]));
+});
+
+describe('limits', () => {
+  const evals = (n: number) => `${'eval '.repeat(n)}git push`;
+
+  test('the default reads 8 lines deep; the 9th is too deep', () => {
+    const deepest = (line: CommandLine): CommandLine => {
+      const [first] = line.nested;
+      return first?.ok ? deepest(first.line) : line;
+    };
+    expect(deepest(topLine(evals(8))).source).toBe('git push');
+    expect(deepest(topLine(evals(9)))).toMatchObject({ source: 'eval git push' });
+    expect(deepest(topLine(evals(9))).nested).toMatchObject([
+      { ok: false, reason: 'too-deep', message: 'nested deeper than 8 command lines' },
+    ]);
+  });
+
+  test('maxNesting sets the depth; 0 reads no nested line', () => {
+    expect(treeOf(`bash -c "bash -c 'git push'"`, { maxNesting: 1 })).toEqual(
+      top(
+        `bash -c "bash -c 'git push'"`,
+        child('shell-string@0', "bash -c 'git push'", unread('shell-string@0', 'too-deep')),
+      ),
+    );
+    expect(treeOf("bash -c 'git push'", { maxNesting: 0 })).toEqual(
+      top("bash -c 'git push'", unread('shell-string@0', 'too-deep')),
+    );
+  });
+
+  test('a string known only at run time is dynamic at any depth, not too deep', () => {
+    expect(treeOf('bash -c "$CMD"', { maxNesting: 0 })).toEqual(
+      top('bash -c "$CMD"', unread('shell-string@0', 'dynamic')),
+    );
+  });
+
+  test('maxLength applies to each nested text too', () => {
+    // The operands of env -S come back quoted, so the nested text is longer than the command.
+    const command = 'env -S a b c d e f';
+    expect(treeOf(command, { maxLength: command.length })).toEqual(
+      top(command, unread('split-string@0', 'too-long')),
+    );
+  });
+
+  test.for([-1, 1.5, Number.NaN, '8'])('maxNesting %s is the programmer’s error', (maxNesting) => {
+    expect(() => parse('ls', { maxNesting: maxNesting as number })).toThrow(
+      `parse: \`maxNesting\` must be a non-negative integer, got ${String(maxNesting)} (${typeof maxNesting})`,
+    );
+  });
+});
+
+describe('a child line refers to the segment that runs it', () => {
+  test('runner.segment is the very segment object of the line above, and runner.line that line', () => {
+    const line = topLine("make; echo $(bash -c 'git push') | tail");
+    const [nested] = line.nested;
+    if (!nested?.ok) throw new Error('expected a child line');
+    expect(nested.line.runner?.line).toBe(line);
+    expect(nested.line.runner?.segment).toBe(line.segments[2]);
+    expect(line.segments[2]?.text).toBe("bash -c 'git push'");
+  });
+
+  test('runner.start and runner.end are where the nested text stands in the line above', () => {
+    const spans = (command: string) =>
+      topLine(command).nested.map((nested) => {
+        const runner = nested.ok ? nested.line.runner : nested.runner;
+        return runner && command.slice(runner.start, runner.end);
+      });
+    expect(spans("bash -c 'git push' origin")).toEqual(["'git push'"]);
+    expect(spans("eval git 'push'")).toEqual(["git 'push'"]);
+    expect(spans("env -S 'git push' a b")).toEqual(["'git push' a b"]);
+    expect(spans("env -S'git push'")).toEqual(["'git push'"]);
+    expect(spans("find . -exec rm {} \\; -ok sh -c 'x' \\;")).toEqual(['rm {}', "sh -c 'x'"]);
+    expect(spans('bash -c "$CMD"')).toEqual(['"$CMD"']);
+  });
+
+  test("a child line's segments have their own offsets, indices, frames and owners", () => {
+    const line = topLine("echo $(x) && bash -c 'a; (b $(c))'");
+    const [nested] = line.nested;
+    if (!nested?.ok) throw new Error('expected a child line');
+    const inner = nested.line;
+    expect(
+      inner.segments.map((segment) => [
+        segment.index,
+        segment.text,
+        inner.source.slice(segment.start, segment.end),
+      ]),
+    ).toEqual([
+      [0, 'a', 'a'],
+      [1, 'b $(c)', 'b $(c)'],
+      [2, 'c', 'c'],
+    ]);
+    expect(inner.segments[2]?.context.map((frame) => frame.kind)).toEqual([
+      'main',
+      'subshell',
+      'command-substitution',
+    ]);
+    // The owner of $(c) is b, an index into the child line's own segments.
+    expect(inner.segments[2]?.context.at(-1)?.owner).toBe(1);
+  });
+});
+
+test('a find action’s line holds its own command only: a substitution in its words runs in the line above', () => {
+  const line = topLine('find . -exec echo $(git push) {} \\;');
+  expect(line.segments.map((segment) => segment.text)).toEqual([
+    'find . -exec echo $(git push) {} \\;',
+    'git push',
+  ]);
+  const [action] = line.nested;
+  if (!action?.ok) throw new Error('expected the action’s line');
+  expect(action.line.source).toBe('echo $(git push) {}');
+  expect(action.line.segments.map((segment) => [segment.index, segment.text])).toEqual([
+    [0, 'echo $(git push) {}'],
+  ]);
+  expect(action.line.segments[0]?.argv[1]).toMatchObject({ value: null, dynamic: true });
+});
+
+const hasBash = spawnSync('bash', ['--version']).status === 0;
+describe.skipIf(!hasBash)('every tree command is one bash accepts', () => {
+  test.for(trees.map(([command]) => command))('%s', (command) => {
+    expect(spawnSync('bash', ['-n', '-c', command]).status).toBe(0);
+  });
+});

@@ -1,0 +1,48 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { executable, git, recordingIO, runHookFile, tempDir, tempRepo, tempTree } from '../src/index.ts';
+
+const collected = tempDir('kit-collected');
+let fromEarlierTest = '';
+
+describe('tempTree', () => {
+  test('writes files, empty folders and modes', () => {
+    const root = tempTree({ 'a/b.txt': 'hi', 'empty/': '', 'bin/tool': executable('#!/bin/sh\n') });
+    expect(readFileSync(join(root, 'a/b.txt'), 'utf8')).toBe('hi');
+    expect(statSync(join(root, 'empty')).isDirectory()).toBe(true);
+    if (process.platform !== 'win32') expect(statSync(join(root, 'bin/tool')).mode & 0o777).toBe(0o755);
+    fromEarlierTest = root;
+  });
+  test('a tree made in a test is gone when it finishes; one made while collecting lives on', () => {
+    expect(fromEarlierTest).not.toBe('');
+    expect(existsSync(fromEarlierTest)).toBe(false);
+    expect(existsSync(collected)).toBe(true);
+  });
+});
+
+test('tempRepo is a real repository with one commit on main', () => {
+  const repo = tempRepo({ 'README.md': 'x\n' });
+  expect(git(repo, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('main');
+  expect(git(repo, 'log', '--format=%s').trim()).toBe('initial');
+});
+
+test('recordingIO collects both streams', () => {
+  const io = recordingIO({ cwd: '/p' });
+  io.stdout('a');
+  io.stdout('b');
+  io.stderr('c');
+  expect([io.cwd, io.out(), io.err()]).toEqual(['/p', 'ab', 'c']);
+});
+
+test('runHookFile passes stdin and the environment it is given', () => {
+  const root = tempTree({
+    'echo.mjs': "process.stdin.on('data', (d) => process.stdout.write(`${process.env.X}:${d}`));",
+  });
+  expect(runHookFile(join(root, 'echo.mjs'), 'in', { env: { X: 'x' } })).toEqual({
+    exitCode: 0,
+    stdout: 'x:in',
+    stderr: '',
+  });
+  expect(runHookFile(join(root, 'echo.mjs'), { a: 1 }, { env: {} }).stdout).toBe('undefined:{"a":1}');
+});
