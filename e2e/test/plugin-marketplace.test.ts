@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { git, type Tree } from '@kit/test-kit';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { type ClaudeRun, runClaude } from '../src/claude.ts';
 import { pathWith } from '../src/environment.ts';
