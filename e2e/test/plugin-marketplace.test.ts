@@ -22,7 +22,6 @@ import {
   type PluginName,
 } from '../src/plugin.ts';
 import { deniedIds, describeRun, stubExecutable } from '../src/scenario.ts';
-import { git, type Tree } from '@kit/test-kit';
 import { removeScratch, scratchRepo } from '../src/scratch.ts';
 
 const source = inject('kitSource');
