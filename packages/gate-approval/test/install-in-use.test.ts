@@ -15,7 +15,16 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hookEnv, installedHandler, runHookCommand, tempDir, tempRepo, tempTree } from '@kit/test-kit';
+import {
+  collectOutput,
+  hookEnv,
+  installedHandler,
+  runCommand,
+  runHookCommand,
+  tempDir,
+  tempRepo,
+  tempTree,
+} from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
 import { bashPayload } from '../src/index.ts';
 import { cli, makeGuard } from './cli-harness.ts';
@@ -107,22 +116,17 @@ describe('a project entry runs in a teammate clone, and targets the work tree to
 const fixtureCli = fileURLToPath(new URL('./fixtures/example-guard/cli.mjs', import.meta.url));
 
 /** Starts the example guard's bin as a process; resolves with its exit code and output. */
-function startCli(name: string, bundle: string, argv: string[], cwd: string, home: string) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolvePromise) => {
-    const child = spawn(process.execPath, [fixtureCli, name, bundle, ...argv], {
+async function startCli(name: string, bundle: string, argv: string[], cwd: string, home: string) {
+  const env = { ...hookEnv(), HOME: home, USERPROFILE: home };
+  const { exitCode, stdout, stderr } = await runCommand(
+    process.execPath,
+    [fixtureCli, name, bundle, ...argv],
+    {
       cwd,
-      env: { ...hookEnv(), HOME: home, USERPROFILE: home },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
-  });
+      env,
+    },
+  );
+  return { code: exitCode, stdout, stderr };
 }
 
 describe('installs racing each other lose nothing', () => {
@@ -323,18 +327,13 @@ describe('the bin as a process', () => {
     const home = tempDir();
     await startCli('example-guard', bundle, ['install', '--project'], root, home);
     for (const argv of [['doctor', '--project'], ['--help'], ['install', '--help']]) {
-      const result = await new Promise<{ code: number | null; stderr: string }>((resolvePromise) => {
-        const child = spawn(process.execPath, [fixtureCli, 'example-guard', bundle, ...argv], {
-          cwd: root,
-          env: { ...hookEnv(), HOME: home },
-        });
-        child.stdout.destroy(); // the reader is gone before the first line
-        let stderr = '';
-        child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-          stderr += chunk;
-        });
-        child.on('close', (code) => resolvePromise({ code, stderr }));
+      const child = spawn(process.execPath, [fixtureCli, 'example-guard', bundle, ...argv], {
+        cwd: root,
+        env: { ...hookEnv(), HOME: home },
       });
+      child.stdout.destroy(); // the reader is gone before the first line
+      const { exitCode, stderr } = await collectOutput(child);
+      const result = { code: exitCode, stderr };
       expect(result, argv.join(' ')).toEqual({ code: 0, stderr: '' });
     }
   });

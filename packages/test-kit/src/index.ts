@@ -21,7 +21,7 @@ export { runWithParserProbe } from './parser-probe.ts';
 /** What a finished subprocess left, and how runCommand runs it. */
 export type { CommandResult, RunCommandOptions } from './command.ts';
 /** Runs a command without a shell and collects its output; throws with the whole output unless it exited 0. */
-export { expectSuccess, runCommand } from './command.ts';
+export { collectOutput, expectSuccess, runCommand } from './command.ts';
 /** A packed tarball, and packed tarballs installed into an app. */
 export type { PackedInstall, PackedPackage } from './pack.ts';
 /** Packs kit packages (and their outside dependencies) as a publish would, and installs them offline. */
