@@ -44,7 +44,7 @@ function shoptEffect(words: (string | null)[], option: string): OptionEffect {
 }
 
 /**
- * Whether an option is on at a point of a unit (a start offset and the frames around it): the last
+ * Whether an option is on at a point of a shell (a start offset and the frames around it): the last
  * `set` that changes it, earlier in the same shell, scoped as bash scopes it (inherited by subshells
  * and `$( )` bodies; a `set` in a subshell, function body, pipeline stage or background stays there).
  */

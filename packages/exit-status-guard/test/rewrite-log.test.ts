@@ -1,11 +1,10 @@
 import { parse } from '@kit/shell-segments';
 import { describe, expect, test } from 'vitest';
 import { evaluate } from '../src/index.ts';
-import { findFirstHit } from '../src/evaluate.ts';
+import { decide } from '../src/decide.ts';
 import { chooseLogPath } from '../src/log-path.ts';
 import { loadRegistry } from '../src/registry.ts';
-import { rewriteFor } from '../src/rewrites.ts';
-import { buildUnit } from '../src/unit.ts';
+import { readShells } from '../src/shell.ts';
 import { cases } from './cases.ts';
 import { bashCall, fakeContext, noFiles } from './fake-context.ts';
 
@@ -22,15 +21,18 @@ describe('a rewrite asks for the log path exactly when it writes to the log', ()
   test.for(denied)('$command', ({ command, background }) => {
     const outcome = parse(command, { maxNesting: 4 });
     if (!outcome.ok) throw new Error(outcome.message);
-    const hit = findFirstHit(buildUnit(outcome.value, registry), background);
-    if (hit === null || hit === 'override') throw new Error('the table says deny');
+    const decision = decide({
+      top: readShells(outcome.value, registry),
+      mode: background ? 'background-task' : 'foreground',
+    });
+    if (decision.kind !== 'deny') throw new Error('the table says deny');
     let asked = 0;
-    const rewrite = rewriteFor(hit, () => {
+    const rewrite = decision.denial.rewrite(() => {
       asked += 1;
       return scratchpadLog;
     });
     expect(asked).toBeLessThanOrEqual(1);
-    expect(asked === 1).toBe(rewrite?.includes(scratchpadLog.path) === true);
+    expect(asked === 1).toBe(rewrite.ok && rewrite.value.includes(scratchpadLog.path));
   });
 });
 

@@ -1,19 +1,37 @@
-import type { Context, Segment } from '@kit/shell-segments';
-import { frameItem, type Item, itemsOf, segmentItem, statusExit } from '../frames.ts';
-import type { Hit } from '../hit.ts';
+import type { Segment } from '@kit/shell-segments';
+import { liftToTop } from '@kit/shell-segments';
+import { groupPipelines } from '../pipeline.ts';
+import { captureAfter } from '../rewrite/capture.ts';
+import { operatorAfter } from '../rewrite/splice.ts';
+import { type DenyingRule, type Finding, noRewrite } from '../rule.ts';
+import { gatesIn, mainOf, roleOf, type Shell } from '../shell.ts';
 import { isOptionOn } from '../shell-options.ts';
-import { allUnits, roleOf, type Unit } from '../unit.ts';
+import {
+  compoundStatement,
+  type Statement,
+  segmentStatement,
+  statementsIn,
+  topStatement,
+} from '../statements.ts';
+
+/** How the status is lost: a `&` sends the statement away, or the background task ends on another statement. */
+type LostBackgroundFinding = Finding & { gate: Segment } & (
+    | { how: 'ampersand'; statement: Statement } // the statement the `&` sends to the background
+    | { how: 'background-task'; last: Statement; gateStatement: Statement }
+  );
+
+const phrase = 'exit status is lost in the background';
 
 /** The statement a `&` sends to the background with this segment in it, if any. */
-function backgroundedStatement(unit: Unit, segment: Segment): Item | null {
-  if (segment.background) return segmentItem(segment);
+function backgroundedStatement(shell: Shell, segment: Segment): Statement | null {
+  if (segment.background) return segmentStatement(segment);
   for (const frame of segment.context) {
     if (frame.placement?.background) {
-      return frameItem(frame, frame.placement);
+      return compoundStatement(frame, frame.placement);
     }
     // A substitution's owner is a segment of the same line: `$(make check) &` backgrounds it.
-    const owner = frame.owner === undefined ? undefined : unit.segments[frame.owner];
-    if (owner?.background) return segmentItem(owner);
+    const owner = frame.owner === undefined ? undefined : shell.segments[frame.owner];
+    if (owner?.background) return segmentStatement(owner);
   }
   return null;
 }
@@ -21,98 +39,104 @@ function backgroundedStatement(unit: Unit, segment: Segment): Item | null {
 const statusBuiltins = new Set(['exit', 'return']);
 
 /** Whether a statement's own status is a check's: a gate, `exit …`, a bare assignment, a read of `$?`. */
-function carriesStatus(unit: Unit, item: Item): boolean {
-  if (item.kind === 'segment') {
-    const segment = item.segment;
-    const role = roleOf(unit, segment);
+function carriesStatus(shell: Shell, statement: Statement): boolean {
+  if (statement.kind === 'segment') {
+    const segment = statement.segment;
+    const role = roleOf(shell, segment);
     if (role.gate || segment.params.includes('?')) return true;
     if (segment.argv.length === 0 && segment.assigns.length > 0) return true;
     return statusBuiltins.has(segment.argv[0]?.value ?? '');
   }
-  if (item.frame.kind !== 'subshell' && item.frame.kind !== 'group') return false;
-  return lastListCarries(unit, itemsOf(unit, item.frame));
-}
-
-/** Pipeline stages as one statement: its status is the last stage's (any stage's under pipefail). */
-function pipelines(items: Item[]): Item[][] {
-  const groups: Item[][] = [];
-  let open: { id: number; items: Item[] } | null = null;
-  for (const item of items) {
-    const id = item.placement.pipeline?.id;
-    if (id !== undefined && open !== null && open.id === id) {
-      open.items.push(item);
-      continue;
-    }
-    open = id === undefined ? null : { id, items: [item] };
-    groups.push(open ? open.items : [item]);
-  }
-  return groups;
+  if (statement.frame.kind !== 'subshell' && statement.frame.kind !== 'group') return false;
+  return lastListCarries(shell, statementsIn(shell, statement.frame));
 }
 
 /** Whether the last and-or list of a list carries a check's status: `&&` keeps it, `||` and `|` give the right side's. */
-function lastListCarries(unit: Unit, items: Item[]): boolean {
-  const groups = pipelines(items);
+function lastListCarries(shell: Shell, statements: Statement[]): boolean {
+  const groups = groupPipelines(statements);
   const carries = (k: number): boolean => {
-    const group = groups[k] as Item[];
-    const last = group[group.length - 1] as Item;
+    const group = groups[k] as Statement[];
+    const last = group[group.length - 1] as Statement;
     const pipefail =
-      last.kind === 'segment' && group.length > 1 && isOptionOn(unit.segments, last.segment, 'pipefail');
-    if ((pipefail ? group : [last]).some((item) => carriesStatus(unit, item))) return true;
+      last.kind === 'segment' && group.length > 1 && isOptionOn(shell.segments, last.segment, 'pipefail');
+    if ((pipefail ? group : [last]).some((statement) => carriesStatus(shell, statement))) return true;
     const previous = groups[k - 1];
     return previous !== undefined && previous[previous.length - 1]?.then === '&&' && carries(k - 1);
   };
   return groups.length > 0 && carries(groups.length - 1);
 }
 
-/**
- * Rule 3: a `&` after a command that contains a gate (foreground call or not); and a call run with
- * run_in_background whose last statement does not carry the status.
- */
-export function findLostBackground(unit: Unit, runInBackground: boolean): Hit | null {
-  for (const each of allUnits(unit)) {
-    for (const [i, segment] of each.segments.entries()) {
-      const role = each.roles[i];
-      if (!role?.containsGate) continue;
-      const statement = backgroundedStatement(each, segment);
-      if (statement)
-        return {
-          rule: 'lost-background',
-          unit: each,
-          gate: segment,
-          gateHead: role.gateHead ?? role.head,
-          how: 'ampersand',
-          statement,
-        };
-    }
+function findAmpersand(top: Shell): LostBackgroundFinding | null {
+  for (const { shell, segment, role } of gatesIn(top)) {
+    const statement = backgroundedStatement(shell, segment);
+    if (statement)
+      return { shell, gate: segment, gateHead: role.gateHead ?? role.head, how: 'ampersand', statement };
   }
-  if (!runInBackground) return null;
-  const gateAt = unit.roles.findIndex((role) => role.containsGate);
+  return null;
+}
+
+function findBackgroundTask(top: Shell): LostBackgroundFinding | null {
+  const gateAt = top.roles.findIndex((role) => role.containsGate);
   if (gateAt < 0) return null;
-  const main = unit.segments[0]?.context[0] as Context | undefined;
+  const main = mainOf(top);
   if (!main) return null;
-  const items = itemsOf(unit, main);
-  if (lastListCarries(unit, items)) return null;
-  const gate = unit.segments[gateAt] as Segment;
-  const role = unit.roles[gateAt];
+  const statements = statementsIn(top, main);
+  if (lastListCarries(top, statements)) return null;
+  const gate = top.segments[gateAt] as Segment;
+  const role = top.roles[gateAt];
   return {
-    rule: 'lost-background',
-    unit,
+    shell: top,
     gate,
     gateHead: role?.gateHead ?? role?.head ?? gate.text,
-    how: 'call',
-    last: items[items.length - 1] as Item,
-    gateStatement: topStatement(unit, gate),
+    how: 'background-task',
+    last: statements[statements.length - 1] as Statement,
+    gateStatement: topStatement(top, gate),
   };
 }
 
-/** The top-level statement a segment sits in. */
-export function topStatement(unit: Unit, segment: Segment): Item {
-  const main = segment.context[0] as Context;
-  const child = segment.context[1];
-  if (child === undefined) return segmentItem(segment);
-  const found = itemsOf(unit, main).find((item) => item.kind === 'frame' && item.frame.id === child.id);
-  if (found) return found;
-  // Inside a substitution of a top-level segment: that segment is the statement.
-  const owner = itemsOf(unit, main).find((item) => item.start <= segment.start && item.end >= segment.end);
-  return owner ?? statusExit(unit, segment).statement;
-}
+/**
+ * Rule 3, `lost-background`: a `&` after a command that contains a gate (foreground call or not);
+ * and a call run with run_in_background whose last statement does not carry the status.
+ */
+export const lostBackground: DenyingRule<'lost-background', LostBackgroundFinding> = {
+  effect: 'deny',
+  id: 'lost-background',
+  phrase,
+  find: ({ top, mode }) =>
+    findAmpersand(top) ?? (mode === 'background-task' ? findBackgroundTask(top) : null),
+  reason: (found) =>
+    found.how === 'ampersand'
+      ? {
+          why: `its ${phrase}: \`&\` returns at once with status 0 and nothing collects the check's status.`,
+          instead:
+            'Capture the status and re-raise it (to keep it in the background, make the call with run_in_background: true):',
+          fallback: 'Run it in the foreground, or end the call with the check (or `exit $rc` after `rc=$?`).',
+        }
+      : {
+          why: `its ${phrase}: run_in_background reports the status of the last statement, which is not the check's.`,
+          instead: 'Capture the status and re-raise it at the end:',
+          fallback: 'Run it in the foreground, or end the call with the check (or `exit $rc` after `rc=$?`).',
+        },
+  rewrite: (found) => {
+    const { shell } = found;
+    if (found.how === 'background-task')
+      return {
+        ok: true,
+        value: liftToTop(
+          shell.line,
+          `${captureAfter(shell.source, found.gateStatement).trimEnd()}\nexit $rc`,
+        ),
+      };
+    const { statement } = found;
+    const after = shell.segments
+      .filter((segment) => segment.start >= statement.end)
+      .map((segment) => segment.start);
+    const limit = after.length > 0 ? Math.min(...after) : shell.source.length;
+    const at = operatorAfter(shell.source, statement.end, '&', limit);
+    if (at === null) return noRewrite('the `&` is not written after the statement');
+    const rest = shell.source.slice(at + 1);
+    const body = `${shell.source.slice(0, at).trimEnd()}; rc=$?; echo "EXIT=$rc"`;
+    const text = rest.trim() === '' ? `${body}; exit $rc` : `${body};${rest}\nexit $rc`;
+    return { ok: true, value: liftToTop(shell.line, text) };
+  },
+};

@@ -1,58 +1,68 @@
-import type { Context, Segment } from '@kit/shell-segments';
-import { frameItem, type Item, isLastIn, segmentItem } from '../frames.ts';
-import type { Hit } from '../hit.ts';
+import type { Segment } from '@kit/shell-segments';
+import { liftToTop } from '@kit/shell-segments';
+import { pipedStage } from '../pipeline.ts';
+import { pipelineRewrite, redundantStatusEcho, standsAlone } from '../rewrite/pipeline-rewrite.ts';
+import { splice } from '../rewrite/splice.ts';
+import { type DenyingRule, type Finding, noRewrite } from '../rule.ts';
+import { gatesIn } from '../shell.ts';
 import { isOptionOnAt } from '../shell-options.ts';
-import { allUnits, type Unit } from '../unit.ts';
+import type { Statement } from '../statements.ts';
 
-/**
- * The pipeline stage a gate's status is consumed in: the gate itself when a `|` or `|&` follows it,
- * or a subshell / group it ends that is piped as a whole. null when its status is not piped away.
- */
-export function pipedStage(
-  unit: Unit,
-  gate: Segment,
-): { stage: Item; pipelineId: number; chain: Context[] } | null {
-  if (gate.pipeline !== null && gate.pipeline.op !== null) {
-    return { stage: segmentItem(gate), pipelineId: gate.pipeline.id, chain: gate.context };
-  }
-  if (!gate.last) return null;
-  for (let i = gate.context.length - 1; i > 0; i--) {
-    const frame = gate.context[i] as Context;
-    if (frame.kind !== 'subshell' && frame.kind !== 'group') return null;
-    const placement = frame.placement;
-    if (placement?.pipeline && placement.pipeline.op !== null) {
-      return {
-        stage: frameItem(frame, placement),
-        pipelineId: placement.pipeline.id,
-        chain: gate.context.slice(0, i),
-      };
-    }
-    if (!isLastIn(unit, frame, gate.context[i - 1] as Context)) return null;
-  }
-  return null;
+/** A gate whose status a pipe consumes: the stage it leaves in, and that stage's pipeline. */
+interface PipedGateFinding extends Finding {
+  gate: Segment;
+  stage: Statement;
+  pipelineId: number;
 }
 
+const phrase = 'exit status is lost in a pipe';
+
 /**
- * Rule 2: a gate whose status a following `|` / `|&` consumes (any stage but the last; a subshell or
- * group piped as a whole counts by its last command), unless pipefail is on where the pipeline runs.
+ * Rule 2, `piped-gate`: a gate whose status a following `|` / `|&` consumes (any stage but the last;
+ * a subshell or group piped as a whole counts by its last command), unless pipefail is on where the
+ * pipeline runs.
  */
-export function findPipedGate(unit: Unit): Hit | null {
-  for (const each of allUnits(unit)) {
-    for (const [i, gate] of each.segments.entries()) {
-      const role = each.roles[i];
-      if (!role?.gate) continue;
-      const piped = pipedStage(each, gate);
+export const pipedGate: DenyingRule<'piped-gate', PipedGateFinding> = {
+  effect: 'deny',
+  id: 'piped-gate',
+  phrase,
+  find: ({ top }) => {
+    for (const { shell, segment: gate, role } of gatesIn(top)) {
+      if (!role.gate) continue;
+      const piped = pipedStage(shell, gate);
       if (piped === null) continue;
-      if (isOptionOnAt(each.segments, piped.stage.start, piped.chain, 'pipefail')) continue;
+      if (isOptionOnAt(shell.segments, piped.stage.start, piped.chain, 'pipefail')) continue;
       return {
-        rule: 'piped-gate',
-        unit: each,
+        shell,
         gate,
         gateHead: role.gateHead ?? role.head,
         stage: piped.stage,
         pipelineId: piped.pipelineId,
       };
     }
-  }
-  return null;
-}
+    return null;
+  },
+  reason: () => ({
+    why: `its ${phrase}: a pipeline reports its last stage's status, so a failed check reads as success.`,
+    instead: 'Send the output to a log and echo the status instead:',
+    fallback: 'Redirect the check to a log, `echo "EXIT=$?"`, then filter the log.',
+  }),
+  rewrite: ({ shell, pipelineId, stage }, logPath) => {
+    const index = stage.placement.pipeline?.index ?? 0;
+    const piece = pipelineRewrite(shell, pipelineId, index, logPath());
+    if (piece === null) return noRewrite('no pipeline stages');
+    if (!standsAlone(shell, piece.start, piece.end))
+      return {
+        ok: true,
+        value: liftToTop(shell.line, splice(shell.source, piece.start, piece.end, `{ ${piece.text}; }`)),
+      };
+    const echo = redundantStatusEcho(shell, piece.end);
+    return {
+      ok: true,
+      value: liftToTop(
+        shell.line,
+        splice(shell.source, piece.start, echo ? echo.end : piece.end, piece.text),
+      ),
+    };
+  },
+};
