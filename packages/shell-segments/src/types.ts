@@ -87,7 +87,7 @@ export interface Segment extends Placement {
 
 /** How a segment hands a command line to another shell (later kinds: a heredoc or pipe that feeds a shell). */
 export type NestedKind =
-  | 'shell-string' // bash -c 'str', sh -lc 'str' (bash|sh|zsh|dash|ksh, any flags)
+  | 'shell-string' // bash -c 'str', sh -lc 'str' (bash|sh|zsh|dash|ksh, any flags); flock FILE -c 'str', script -c 'str'
   | 'eval' // eval 'a' 'b': the words joined by spaces
   | 'split-string' // env -S 'str' [operands]
   | 'find-exec'; // find … -exec|-execdir|-ok|-okdir cmd … ; (or +): one per action
