@@ -53,6 +53,33 @@ export const cases: Case[] = [
     ],
   },
 
+  {
+    name: 'subscripted prefixes: assignments before the gate; a subscripted override does not count',
+    want: 'deny',
+    rule: 'piped-gate',
+    commands: [
+      'FOO[0]=x make check | tail',
+      'A=1 FOO[0]=x npm test | tail -3',
+      'X[1]=2 Y[$i]=3 cargo test | tail',
+      "FOO['k']=v pytest | tail",
+      'EXIT_STATUS_GUARD_OVERRIDE[0]=x make check | tail',
+      'PIPE_GUARD_OVERRIDE[0]=x make check | tail -2',
+      'EXIT_STATUS_GUARD_OVERRIDE[0]=x env make check | tail -3',
+      "bash -c 'FOO[0]=x make check | tail'",
+    ],
+  },
+  {
+    name: 'subscripted prefixes: no gate runs, or the override is a real one',
+    want: 'silent',
+    commands: [
+      'FOO[0]=x echo make check | tail',
+      'X[0]=1 ls Y[1]=2 | tail',
+      'FOO[0]=x EXIT_STATUS_GUARD_OVERRIDE=1 make check | tail',
+      'EXIT_STATUS_GUARD_OVERRIDE=1 FOO[0]=x make check | tail -4',
+      'FOO[0]=x make check; echo done',
+    ],
+  },
+
   // ── rule 1: $PIPESTATUS ──────────────────────────────────────────────────────────
   {
     name: '$PIPESTATUS read',
@@ -630,8 +657,6 @@ export const cases: Case[] = [
       'if make check | tail; then',
       'make check |',
       '(make check | tail',
-      // bash takes a subscripted assignment before a command; mvdan-sh does not, so no opinion.
-      'EXIT_STATUS_GUARD_OVERRIDE[0]=x make check | tail',
     ],
   },
 ];
