@@ -374,6 +374,37 @@ export const cases: Case[] = [
     ],
   },
   {
+    name: 'a function that sets pipefail: not called, or called where it cannot reach the pipe',
+    want: 'deny',
+    rule: 'piped-gate',
+    commands: [
+      'function f { set -o pipefail; }; make check | tail -5',
+      'f() { set -o pipefail; }; make check | tail; f',
+      'f() { set -o pipefail; }; f | cat; make check | tail',
+      'f() { set -o pipefail; }; f & make check | tail -2',
+      'f() { (set -o pipefail); }; f; make check | tail',
+      'f() { set -o pipefail; set +o pipefail; }; f; make check | tail',
+      '(f() { set -o pipefail; }); f; make check | tail',
+      'g() { set -o pipefail; }; f; make check | tail',
+      "f() { set -o pipefail; }; f; bash -c 'make check | tail'",
+      'f() { set -o pipefail; }; (make check | tail); f',
+    ],
+  },
+  {
+    name: "a function that sets pipefail, called before the pipe: it runs in the caller's shell",
+    want: 'silent',
+    commands: [
+      'function f { set -o pipefail; }; f; make check | tail -5',
+      'f() { set -o pipefail; }; f; make check | tail',
+      'f() { set -euo pipefail; }\nf\nnpm test | tail',
+      'f() { set -o pipefail; }; (f; make check | tail -3)',
+      'f() { set -o pipefail; }; f && cargo test | tail',
+      'f() { set +o pipefail; set -o pipefail; }; f; make check | tail -4',
+      'f() { echo; set -o pipefail; }; { f; pytest | tail; }',
+      'f() { set -o pipefail; }; f; f() { :; }; make check | tail -6',
+    ],
+  },
+  {
     name: 'the last stage keeps its status',
     want: 'silent',
     commands: [

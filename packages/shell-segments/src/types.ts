@@ -69,6 +69,7 @@ export interface Context {
   direction?: '<' | '>'; // process substitution
   owner?: number; // substitutions: index, in the same line's segments, of the segment whose words/redirects hold it
   inHeredoc?: boolean; // substitution found inside an unquoted heredoc body
+  name?: string; // function-body: the function's name (f in f() { …; })
 }
 
 /** One simple command with the structure around it. */
