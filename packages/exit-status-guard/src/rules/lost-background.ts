@@ -1,5 +1,5 @@
 import type { Segment } from '@kit/shell-segments';
-import { liftToTop } from '@kit/shell-segments';
+import { findStatusCaptures, liftToTop } from '@kit/shell-segments';
 import { groupPipelines } from '../pipeline.ts';
 import { captureAfter } from '../rewrite/capture.ts';
 import { operatorAfter } from '../rewrite/splice.ts';
@@ -37,29 +37,73 @@ function backgroundedStatement(shell: Shell, segment: Segment): Statement | null
 }
 
 const statusBuiltins = new Set(['exit', 'return']);
+const testCommands = new Set(['[', '[[', 'test', '((']);
+const substitutionKinds = new Set(['command-substitution', 'backticks']);
 
-/** Whether a statement's own status is a check's: a gate, `exit …`, a bare assignment, a read of `$?`. */
-function carriesStatus(shell: Shell, statement: Statement): boolean {
+/** What `$?` holds when a statement starts: whether the status before it is the check's. */
+type Relay = () => boolean;
+
+/** Whether an assignment-only statement takes the status of a command substitution in it (`out=$(make check)`). */
+function assignsFromSubstitution(shell: Shell, segment: Segment): boolean {
+  return shell.segments.some((each) =>
+    each.context.some((frame) => substitutionKinds.has(frame.kind) && frame.owner === segment.index),
+  );
+}
+
+/**
+ * Whether a statement's own status is a check's: a gate; `exit` / `return` (of `$?`: what the
+ * statement before held; `exit 0` never); a test of `$?` or of a captured `rc=$?`; an assignment
+ * from a command substitution. An `echo` / `printf` of `$?` is not: it reports its own 0.
+ */
+function carriesStatus(shell: Shell, statement: Statement, relay: Relay): boolean {
   if (statement.kind === 'segment') {
     const segment = statement.segment;
-    const role = roleOf(shell, segment);
-    if (role.gate || segment.params.includes('?')) return true;
-    if (segment.argv.length === 0 && segment.assigns.length > 0) return true;
-    return statusBuiltins.has(segment.argv[0]?.value ?? '');
+    if (roleOf(shell, segment).gate) return true;
+    if (segment.argv.length === 0)
+      return segment.assigns.length > 0 && assignsFromSubstitution(shell, segment);
+    const name = segment.argv[0]?.value ?? '';
+    if (statusBuiltins.has(name)) {
+      const operand = segment.argv[1];
+      if (
+        operand === undefined ||
+        (operand.params.length > 0 && operand.params.every((param) => param === '?'))
+      )
+        return relay();
+      return operand.value !== '0';
+    }
+    if (testCommands.has(name)) {
+      if (segment.params.includes('?')) return relay();
+      const captured = capturedNames(shell);
+      return segment.params.some((param) => captured.has(param));
+    }
+    return false;
   }
   if (statement.frame.kind !== 'subshell' && statement.frame.kind !== 'group') return false;
-  return lastListCarries(shell, statementsIn(shell, statement.frame));
+  return listCarries(shell, statementsIn(shell, statement.frame), relay);
+}
+
+const captureNames = new WeakMap<Shell, Set<string>>();
+
+/** The names a shell captures `$?` into (rc=$?). */
+function capturedNames(shell: Shell): Set<string> {
+  let names = captureNames.get(shell);
+  if (names === undefined) {
+    names = new Set(findStatusCaptures(shell.line).map((capture) => capture.name));
+    captureNames.set(shell, names);
+  }
+  return names;
 }
 
 /** Whether the last and-or list of a list carries a check's status: `&&` keeps it, `||` and `|` give the right side's. */
-function lastListCarries(shell: Shell, statements: Statement[]): boolean {
+function listCarries(shell: Shell, statements: Statement[], before: Relay = () => false): boolean {
   const groups = groupPipelines(statements);
   const carries = (k: number): boolean => {
     const group = groups[k] as Statement[];
     const last = group[group.length - 1] as Statement;
     const pipefail =
       last.kind === 'segment' && group.length > 1 && isOptionOn(shell.segments, last.segment, 'pipefail');
-    if ((pipefail ? group : [last]).some((statement) => carriesStatus(shell, statement))) return true;
+    const relay: Relay = () => (k > 0 ? carries(k - 1) : before());
+    if ((pipefail ? group : [last]).some((statement) => carriesStatus(shell, statement, relay))) return true;
     const previous = groups[k - 1];
     return previous !== undefined && previous[previous.length - 1]?.then === '&&' && carries(k - 1);
   };
@@ -81,7 +125,7 @@ function findBackgroundTask(top: Shell): LostBackgroundFinding | null {
   const main = mainOf(top);
   if (!main) return null;
   const statements = statementsIn(top, main);
-  if (lastListCarries(top, statements)) return null;
+  if (listCarries(top, statements)) return null;
   const gate = top.segments[gateAt] as Segment;
   const role = top.roles[gateAt];
   return {
