@@ -678,6 +678,31 @@ export const cases: Case[] = [
     ],
   },
 
+  {
+    name: 'a teardown of several restores after rc=$?, re-raised after them all',
+    want: 'silent',
+    commands: [
+      'make e2e; rc=$?; kubectl delete -f a; kubectl delete -f b; exit $rc',
+      'make e2e; rc=$?; kubectl delete -f k8s/; helm uninstall app; exit $rc',
+      'make e2e; rc=$?; helm uninstall app; kubectl delete ns x; [ "$rc" -eq 0 ]',
+      'make test; rc=$?; git reset --hard; git apply x.patch; exit $rc',
+      'make e2e; rc=$?; kubectl delete -f a; rc2=$?; helm uninstall b; exit $rc',
+      'make e2e\nrc=$?\nkubectl delete -f a\nhelm rollback api 3\nterraform destroy -auto-approve\nexit $rc',
+    ],
+  },
+  {
+    name: 'a teardown that is not one: no capture, no re-raise, or a change that is not a restore',
+    want: 'deny',
+    rule: 'sequenced-mutator',
+    commands: [
+      'make e2e; rc=$?; kubectl delete -f a; kubectl apply -f b; exit $rc',
+      'kubectl delete -f a; kubectl delete -f b',
+      'make e2e; kubectl delete -f a; helm uninstall b; exit $rc',
+      'make e2e; rc=$?; kubectl delete -f a; helm uninstall b',
+      'rc=$?; make e2e; kubectl delete -f a; kubectl delete -f b; exit $rc',
+    ],
+  },
+
   // ── rule 5: process substitution ────────────────────────────────────────────────
   {
     name: 'gate inside a process substitution',

@@ -62,15 +62,25 @@ function capturesOf(shell: Shell): ReturnType<typeof findStatusCaptures> {
  * a restore, `rc=$?` is its own top-level statement between them, a later statement reads `$rc`), or
  * tested (after the capture, `[ … "$rc" … ] && … && mutator`).
  */
-function isSafeSequence(shell: Shell, gate: Segment, mutator: Segment, isRestore: boolean): boolean {
+function isSafeSequence(shell: Shell, gate: Segment, mutator: Segment, restores: Restores): boolean {
   for (const capture of capturesOf(shell)) {
     const at = capture.capture;
-    if (frameDepth(at) !== 0 || at.start < gate.end || at.end > mutator.start) continue;
+    if (frameDepth(at) !== 0 || at.end > mutator.start) continue;
+    const readAfter = capture.readers.some((reader) => reader.start >= mutator.end);
+    if (at.start < gate.end) {
+      // A teardown of several restores: the first restore's `;` before the next loses nothing,
+      // since the status re-raised at the end is the one captured before them all.
+      if (restores === 'both' && readAfter) return true;
+      continue;
+    }
     if (isTested(shell, mutator, capture.name, at.end)) return true;
-    if (isRestore && capture.readers.some((reader) => reader.start >= mutator.end)) return true;
+    if (restores !== 'neither' && readAfter) return true;
   }
   return false;
 }
+
+/** Which of a gate → mutator pair are restores: only the mutator, both (a teardown), or neither. */
+type Restores = 'neither' | 'mutator' | 'both';
 
 function findSequenced(top: Shell): SequencedMutatorFinding | null {
   const mutatorsBy = new Map<Shell, Segment[]>(
@@ -86,7 +96,8 @@ function findSequenced(top: Shell): SequencedMutatorFinding | null {
     for (const mutator of mutators) {
       const mutatorRole = roleOf(shell, mutator);
       if (mutator.start < statement.end) continue;
-      if (isSafeSequence(shell, gate, mutator, mutatorRole.restore)) continue;
+      const restores: Restores = !mutatorRole.restore ? 'neither' : role.restore ? 'both' : 'mutator';
+      if (isSafeSequence(shell, gate, mutator, restores)) continue;
       return {
         shell,
         gate,
