@@ -2,9 +2,11 @@ import { bashInput, cannotJudge, deny, type HookInput, none, type Verdict } from
 import { hasStructure, parse } from '@kit/shell-segments';
 import type { GuardContext } from './context.ts';
 import { decide } from './decide.ts';
-import { chooseLogPath, sessionIdPattern } from './log-path.ts';
+import { chooseLogPath, type LogPath, sessionIdPattern } from './log-path.ts';
 import { buildReasonText, guardName } from './reasons.ts';
 import { loadRegistry, type Registry } from './registry.ts';
+import { type Rejudged, settleRewrite } from './rewrite/settle.ts';
+import type { CallMode, LogPathProbe } from './rule.ts';
 import { readShells } from './shell.ts';
 import { listWrites } from './writes.ts';
 
@@ -18,6 +20,16 @@ const maxNesting = 4;
  */
 export function needsParser(command: string): boolean {
   return hasStructure(command) || command.includes('PIPESTATUS');
+}
+
+/** The guard's verdict on a suggested command, with the same registry and call mode. */
+function rejudge(text: string, registry: Registry, mode: CallMode, logPath: LogPathProbe): Rejudged {
+  const outcome = parse(text, { maxNesting });
+  if (!outcome.ok) return { kind: 'unreadable' };
+  const decision = decide({ top: readShells(outcome.value, registry), mode });
+  return decision.kind === 'deny'
+    ? { kind: 'deny', rewrite: decision.denial.rewrite(logPath) }
+    : { kind: 'silent' };
 }
 
 function registryFor(input: HookInput, context: GuardContext): Registry {
@@ -51,14 +63,18 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
     if (!needsParser(bash.command)) return none();
     const outcome = parse(bash.command, { maxNesting });
     if (!outcome.ok) return cannotJudge(outcome.reason);
-    const top = readShells(outcome.value, registryFor(input, context));
-    const decision = decide({
-      top,
-      mode: bash.run_in_background === true ? 'background-task' : 'foreground',
-    });
+    const registry = registryFor(input, context);
+    const top = readShells(outcome.value, registry);
+    const mode: CallMode = bash.run_in_background === true ? 'background-task' : 'foreground';
+    const decision = decide({ top, mode });
     if (decision.kind !== 'deny') return none();
     const { denial } = decision;
-    const rewrite = denial.rewrite(() => chooseLogPath(scratchpadFor(input, context)));
+    let log: LogPath | undefined;
+    const logPath = () => {
+      log ??= chooseLogPath(scratchpadFor(input, context));
+      return log;
+    };
+    const rewrite = settleRewrite(denial.rewrite(logPath), (text) => rejudge(text, registry, mode, logPath));
     const text = buildReasonText({
       gateHead: denial.gateHead,
       rule: denial.reason,

@@ -679,6 +679,35 @@ export const cases: Case[] = [
   },
 
   {
+    name: 'a check an if / while condition tests, and a change it protects',
+    want: 'silent',
+    commands: [
+      'if make check; then git push; fi',
+      'if ! make check; then exit 1; fi; git push',
+      'if make check; then echo ok; else exit 1; fi; git push',
+      'if ! cargo test; then echo failed; exit 1; fi\nnpm publish',
+      'while ! make check; do sleep 1; done; git push',
+      'until make check; do sleep 1; done; git push',
+      'if make check; then git push; fi; echo done',
+      '(mkdir -p tmp && make check > tmp/out.log 2>&1; rc=$?; tail -3 < tmp/out.log; exit $rc) && git push',
+      '{ make check > log 2>&1; rc=$?; tail -3 < log; exit $rc; } && npm publish',
+    ],
+  },
+  {
+    name: 'a check an if / while condition tests, and a change after it that runs either way',
+    want: 'deny',
+    rule: 'sequenced-mutator',
+    commands: [
+      'if make check; then echo ok; fi; git push',
+      'if ! make check; then echo bad; fi; git push',
+      'while make check; do sleep 1; done; git push',
+      'if make check; then echo; elif true; then exit 1; fi; git push',
+      'if a; then b; fi; if make check; then echo; fi; git push',
+      '(make check > log 2>&1; rc=$?; git push; exit $rc); npm publish',
+      '(make check > log 2>&1; rc=$?; tail < log; exit 0) && git push',
+    ],
+  },
+  {
     name: 'a teardown of several restores after rc=$?, re-raised after them all',
     want: 'silent',
     commands: [

@@ -1,16 +1,19 @@
-import type { Segment } from '@kit/shell-segments';
+import type { Context, Segment } from '@kit/shell-segments';
 import { findStatusCaptures, liftToTop } from '@kit/shell-segments';
 import { groupPipelines } from '../pipeline.ts';
-import { captureAfter } from '../rewrite/capture.ts';
-import { operatorAfter } from '../rewrite/splice.ts';
-import { type DenyingRule, type Finding, noRewrite } from '../rule.ts';
-import { gatesIn, mainOf, roleOf, type Shell } from '../shell.ts';
+import { captureEdits, reRaiseEdit } from '../rewrite/capture.ts';
+import { freeName } from '../rewrite/names.ts';
+import { applyEdits, operatorAfter } from '../rewrite/splice.ts';
+import { type DenyingRule, type Finding, noRewrite, type Rewrite } from '../rule.ts';
+import { frameOf, gatesIn, mainOf, roleOf, type Shell } from '../shell.ts';
 import { isOptionOn } from '../shell-options.ts';
 import {
   compoundStatement,
+  isCapturedInShell,
   type Statement,
   segmentStatement,
   statementsIn,
+  statusExit,
   topStatement,
 } from '../statements.ts';
 
@@ -139,6 +142,58 @@ function findBackgroundTask(top: Shell): LostBackgroundFinding | null {
 }
 
 /**
+ * The `&` becomes `; rc=$?; echo "EXIT=$rc"`, and the line ends in `exit $rc`: the check runs in
+ * the foreground and its status is the call's (the reason says how to keep it in the background).
+ */
+function ampersandRewrite(found: Extract<LostBackgroundFinding, { how: 'ampersand' }>): Rewrite {
+  const { shell, statement } = found;
+  const after = shell.segments
+    .filter((segment) => segment.start >= statement.end)
+    .map((segment) => segment.start);
+  const limit = after.length > 0 ? Math.min(...after) : shell.source.length;
+  const at = operatorAfter(shell.source, statement.end, '&', limit);
+  if (at === null) return noRewrite('the `&` is not written after the statement');
+  const name = freeName(shell);
+  const rest = shell.source.slice(at + 1);
+  const body = `${shell.source.slice(0, at).trimEnd()}; ${name}=$?; echo "EXIT=$${name}"`;
+  // The `&` stood for a separator: `;`, or nothing before a line break.
+  const separator = /^[ \t]*\n/.test(rest) ? '' : ';';
+  const text =
+    rest.trim() === '' ? `${body}; exit $${name}` : `${body}${separator}${rest.trimEnd()}\nexit $${name}`;
+  return { ok: true, value: liftToTop(shell.line, text) };
+}
+
+/**
+ * `rc=$?` right after the statement whose status is the check's, an `echo "EXIT=$?"` right after
+ * it now reading `$rc`, and `exit $rc` at the end: the task reports the check's status.
+ */
+function backgroundTaskRewrite(found: Extract<LostBackgroundFinding, { how: 'background-task' }>): Rewrite {
+  const { shell, gate } = found;
+  const { statement } = statusExit(shell, gate);
+  if (!isCapturedInShell(gate, statement))
+    return noRewrite('the check runs in a subshell or loop of its own');
+  const name = freeName(shell);
+  const edits = captureEdits(shell.source, statement, name);
+  const frame = statement.kind === 'segment' ? frameOf(statement.segment) : parentOf(gate, statement.frame);
+  const next = frame && statementsIn(shell, frame).find((each) => each.start >= statement.end);
+  if (next?.kind === 'segment' && isStatusEcho(next.segment))
+    edits.push({ at: next.start, remove: next.end - next.start, text: `echo "EXIT=$${name}"` });
+  edits.push(reRaiseEdit(shell, name));
+  return { ok: true, value: liftToTop(shell.line, applyEdits(shell.source, edits)) };
+}
+
+/** An `echo` / `printf` whose only expansion is `$?`. */
+function isStatusEcho(segment: Segment): boolean {
+  const isEcho = ['echo', 'printf'].includes(segment.argv[0]?.value ?? '');
+  return isEcho && segment.params.length > 0 && segment.params.every((param) => param === '?');
+}
+
+function parentOf(segment: Segment, frame: Context): Context | undefined {
+  const at = segment.context.findIndex((each) => each.id === frame.id);
+  return at > 0 ? segment.context[at - 1] : undefined;
+}
+
+/**
  * Rule 3, `lost-background`: a `&` after a command that contains a gate (foreground call or not);
  * and a call run with run_in_background whose last statement does not carry the status.
  */
@@ -161,26 +216,6 @@ export const lostBackground: DenyingRule<'lost-background', LostBackgroundFindin
           instead: 'Capture the status and re-raise it at the end:',
           fallback: 'Run it in the foreground, or end the call with the check (or `exit $rc` after `rc=$?`).',
         },
-  rewrite: (found) => {
-    const { shell } = found;
-    if (found.how === 'background-task')
-      return {
-        ok: true,
-        value: liftToTop(
-          shell.line,
-          `${captureAfter(shell.source, found.gateStatement).trimEnd()}\nexit $rc`,
-        ),
-      };
-    const { statement } = found;
-    const after = shell.segments
-      .filter((segment) => segment.start >= statement.end)
-      .map((segment) => segment.start);
-    const limit = after.length > 0 ? Math.min(...after) : shell.source.length;
-    const at = operatorAfter(shell.source, statement.end, '&', limit);
-    if (at === null) return noRewrite('the `&` is not written after the statement');
-    const rest = shell.source.slice(at + 1);
-    const body = `${shell.source.slice(0, at).trimEnd()}; rc=$?; echo "EXIT=$rc"`;
-    const text = rest.trim() === '' ? `${body}; exit $rc` : `${body};${rest}\nexit $rc`;
-    return { ok: true, value: liftToTop(shell.line, text) };
-  },
+  rewrite: (found) =>
+    found.how === 'background-task' ? backgroundTaskRewrite(found) : ampersandRewrite(found),
 };

@@ -1,10 +1,19 @@
 import type { Segment } from '@kit/shell-segments';
 import { liftToTop } from '@kit/shell-segments';
-import { pipedStage } from '../pipeline.ts';
-import { pipelineRewrite, redundantStatusEcho, standsAlone } from '../rewrite/pipeline-rewrite.ts';
+import { pipedStage, stagesOf } from '../pipeline.ts';
+import {
+  isJoinedBefore,
+  keepingStatus,
+  reportAt,
+  logAndEcho,
+  padded,
+  pipelineParts,
+  redundantStatusEcho,
+  standsAlone,
+} from '../rewrite/pipeline-rewrite.ts';
 import { splice } from '../rewrite/splice.ts';
 import { type DenyingRule, type Finding, noRewrite } from '../rule.ts';
-import { gatesIn } from '../shell.ts';
+import { gatesIn, type Shell } from '../shell.ts';
 import { isOptionOnAt } from '../shell-options.ts';
 import type { Statement } from '../statements.ts';
 
@@ -13,9 +22,18 @@ interface PipedGateFinding extends Finding {
   gate: Segment;
   stage: Statement;
   pipelineId: number;
+  alone: boolean; // the pipeline stands alone on the top line: `check > log; echo "EXIT=$?"; filter`
 }
 
 const phrase = 'exit status is lost in a pipe';
+
+/** Whether a pipeline stands alone on the top line, its status used by nothing. */
+function isAlone(shell: Shell, pipelineId: number): boolean {
+  const stages = stagesOf(shell, pipelineId);
+  const first = stages[0];
+  const last = stages[stages.length - 1];
+  return first !== undefined && last !== undefined && standsAlone(shell, first.start, last.end);
+}
 
 /**
  * Rule 2, `piped-gate`: a gate whose status a following `|` / `|&` consumes (any stage but the last;
@@ -26,7 +44,7 @@ export const pipedGate: DenyingRule<'piped-gate', PipedGateFinding> = {
   effect: 'deny',
   id: 'piped-gate',
   phrase,
-  find: ({ top }) => {
+  find: ({ top, mode }) => {
     for (const { shell, segment: gate, role } of gatesIn(top)) {
       if (!role.gate) continue;
       const piped = pipedStage(shell, gate);
@@ -38,31 +56,41 @@ export const pipedGate: DenyingRule<'piped-gate', PipedGateFinding> = {
         gateHead: role.gateHead ?? role.head,
         stage: piped.stage,
         pipelineId: piped.pipelineId,
+        alone: mode === 'foreground' && isAlone(shell, piped.pipelineId),
       };
     }
     return null;
   },
-  reason: () => ({
+  reason: ({ alone }) => ({
     why: `its ${phrase}: a pipeline reports its last stage's status, so a failed check reads as success.`,
-    instead: 'Send the output to a log and echo the status instead:',
+    instead: alone
+      ? 'Send the output to a log and echo the status instead:'
+      : "Send the output to a log and keep the check's status instead:",
     fallback: 'Redirect the check to a log, `echo "EXIT=$?"`, then filter the log.',
   }),
-  rewrite: ({ shell, pipelineId, stage }, logPath) => {
-    const index = stage.placement.pipeline?.index ?? 0;
-    const piece = pipelineRewrite(shell, pipelineId, index, logPath());
-    if (piece === null) return noRewrite('no pipeline stages');
-    if (!standsAlone(shell, piece.start, piece.end))
-      return {
-        ok: true,
-        value: liftToTop(shell.line, splice(shell.source, piece.start, piece.end, `{ ${piece.text}; }`)),
-      };
-    const echo = redundantStatusEcho(shell, piece.end);
-    return {
-      ok: true,
-      value: liftToTop(
-        shell.line,
-        splice(shell.source, piece.start, echo ? echo.end : piece.end, piece.text),
-      ),
-    };
+  // Alone on the top line, the pipeline becomes `check > LOG; echo "EXIT=$?"; filter`. Wherever
+  // its status is used (`&&`, `||`, `if`, a group, a later state change, a background task, a
+  // nested shell), it becomes a subshell whose status is the check's and whose output is the filter's.
+  rewrite: (found, logPath) => {
+    const { shell, pipelineId, stage, alone } = found;
+    const log = logPath();
+    const parts = pipelineParts(shell, pipelineId, stage.placement.pipeline?.index ?? 0, log);
+    if (parts === null) return noRewrite('no pipeline stages');
+    if (alone) {
+      if (isJoinedBefore(shell, parts.start)) {
+        const grouped = splice(shell.source, parts.start, parts.end, `{ ${logAndEcho(parts, log)}; }`);
+        return { ok: true, value: liftToTop(shell.line, grouped) };
+      }
+      const echo = redundantStatusEcho(shell, parts.end);
+      const text = splice(shell.source, parts.start, echo ? echo.end : parts.end, logAndEcho(parts, log));
+      return { ok: true, value: liftToTop(shell.line, text) };
+    }
+    const text = padded(
+      shell.source,
+      parts.start,
+      parts.end,
+      keepingStatus(parts, log, reportAt(stage.kind === 'segment' ? stage.segment : found.gate)),
+    );
+    return { ok: true, value: liftToTop(shell.line, splice(shell.source, parts.start, parts.end, text)) };
   },
 };

@@ -1,16 +1,75 @@
 import type { Context, Segment } from '@kit/shell-segments';
 import { liftToTop } from '@kit/shell-segments';
+import { padded, reportAt, standsAlone } from '../rewrite/pipeline-rewrite.ts';
 import { splice } from '../rewrite/splice.ts';
-import { type DenyingRule, type Finding, noRewrite } from '../rule.ts';
-import { gatesIn } from '../shell.ts';
+import {
+  type CallMode,
+  type DenyingRule,
+  type Finding,
+  type LogPathProbe,
+  noRewrite,
+  type Rewrite,
+} from '../rule.ts';
+import { gatesIn, mainOf } from '../shell.ts';
 
 /** A gate inside a process substitution that nothing waits for. */
 interface ProcessSubstitutionFinding extends Finding {
   gate: Segment;
   substitution: Context;
+  mode: CallMode;
 }
 
 const phrase = 'exit status is lost in a process substitution';
+
+/**
+ * Alone on the top line, the check runs first as a statement of its own, `check > LOG; echo
+ * "EXIT=$?"`, and the substitution becomes the log (for `>( )`, the check reads the log after).
+ * Where the statement's status is used, it becomes `( check > LOG; rc=$?; statement && exit $rc )`:
+ * the statement's failure, or else the check's status.
+ */
+function substitutionRewrite(found: ProcessSubstitutionFinding, logPath: LogPathProbe): Rewrite {
+  const { shell, substitution, mode } = found;
+  const body = shell.source.slice(substitution.start + 2, substitution.end - 1).trim();
+  if (body === '') return noRewrite('an empty substitution');
+  const owner = substitution.owner === undefined ? undefined : shell.segments[substitution.owner];
+  const main = mainOf(shell);
+  const ownStatement = owner && owner.context.length === 1 && owner.context[0]?.id === main?.id;
+  const alone =
+    mode === 'foreground' &&
+    (owner === undefined
+      ? shell.line.runner === null && !shell.roles.some((role) => role.containsMutator)
+      : ownStatement === true && standsAlone(shell, owner.start, owner.end));
+  if (alone) {
+    const log = logPath();
+    if (substitution.direction === '>') {
+      const rest = splice(shell.source, substitution.start, substitution.end, log.path);
+      return {
+        ok: true,
+        value: liftToTop(shell.line, `${log.mkdir}${rest.trimEnd()}\n${body} < ${log.path}; echo "EXIT=$?"`),
+      };
+    }
+    const at = owner?.start ?? 0;
+    const rest = splice(shell.source, substitution.start, substitution.end, log.path);
+    const text = splice(rest, at, at, `${log.mkdir}${body} > ${log.path}; echo "EXIT=$?"; `);
+    return { ok: true, value: liftToTop(shell.line, text) };
+  }
+  if (owner === undefined || substitution.direction === '>')
+    return noRewrite('the substitution is not in a simple command whose status can be kept');
+  const log = logPath();
+  const statement = splice(shell.source, substitution.start, substitution.end, log.path).slice(
+    owner.start,
+    owner.end - (substitution.end - substitution.start) + log.path.length,
+  );
+  const echo = reportAt(owner) === 'echo-to-stderr' ? ' echo "EXIT=$rc" >&2;' : '';
+  const kept = `(${log.mkdir}${body} > ${log.path}; rc=$?;${echo} ${statement} && exit $rc)`;
+  const text = splice(
+    shell.source,
+    owner.start,
+    owner.end,
+    padded(shell.source, owner.start, owner.end, kept),
+  );
+  return { ok: true, value: liftToTop(shell.line, text) };
+}
 
 /**
  * Rule 5, `process-substitution`: a gate inside `<( )` or `>( )` whose body does not read `$?`:
@@ -21,7 +80,7 @@ export const processSubstitution: DenyingRule<'process-substitution', ProcessSub
   effect: 'deny',
   id: 'process-substitution',
   phrase,
-  find: ({ top }) => {
+  find: ({ top, mode }) => {
     for (const { shell, segment: gate, role } of gatesIn(top)) {
       const substitution = [...gate.context]
         .reverse()
@@ -38,25 +97,14 @@ export const processSubstitution: DenyingRule<'process-substitution', ProcessSub
           segment.params.includes('!'),
       );
       if (collected) continue;
-      return { shell, gate, gateHead: role.gateHead ?? role.head, substitution };
+      return { shell, gate, gateHead: role.gateHead ?? role.head, substitution, mode };
     }
     return null;
   },
   reason: ({ substitution }) => ({
     why: `its ${phrase}: nothing waits for ${substitution.direction === '>' ? '`>( )`' : '`<( )`'}, so the outer command succeeds whatever the check did.`,
-    instead: 'Send the output to a log and echo the status instead:',
+    instead: 'Run the check first with its output in a log, and use the log instead:',
     fallback: 'Run the check first with its output in a file and `echo "EXIT=$?"`, then use the file.',
   }),
-  rewrite: ({ shell, substitution }, logPath) => {
-    const body = shell.source.slice(substitution.start + 2, substitution.end - 1).trim();
-    if (body === '') return noRewrite('an empty substitution');
-    const log = logPath();
-    // The check runs first (or last, for >( )) as a statement of its own; the substitution becomes the log file.
-    const rest = splice(shell.source, substitution.start, substitution.end, log.path);
-    const text =
-      substitution.direction === '>'
-        ? `${log.mkdir}${rest.trimEnd()}\n${body} < ${log.path}; echo "EXIT=$?"`
-        : `${log.mkdir}${body} > ${log.path}; echo "EXIT=$?"; ${rest}`;
-    return { ok: true, value: liftToTop(shell.line, text) };
-  },
+  rewrite: (found, logPath) => substitutionRewrite(found, logPath),
 };

@@ -1,12 +1,19 @@
 import type { Context, Segment } from '@kit/shell-segments';
 import { findStatusCaptures, frameDepth, liftToTop } from '@kit/shell-segments';
 import { pipedStage } from '../pipeline.ts';
-import { captureAfter } from '../rewrite/capture.ts';
-import { applyEdits, type Edit, operatorAfter } from '../rewrite/splice.ts';
+import { captureEdits, reRaiseEdit } from '../rewrite/capture.ts';
+import { freeName } from '../rewrite/names.ts';
+import { applyEdits, type Edit, operatorAfter, splice } from '../rewrite/splice.ts';
 import { type DenyingRule, type Finding, noRewrite, type Rewrite } from '../rule.ts';
-import { allShells, frameOf, gatesIn, roleOf, type Shell } from '../shell.ts';
+import { allShells, frameOf, gatesIn, mainOf, roleOf, type Shell } from '../shell.ts';
 import { isOptionOn } from '../shell-options.ts';
-import { type Statement, statementKind, statementsIn, statusExit } from '../statements.ts';
+import {
+  conditionKinds,
+  isCapturedInShell,
+  type Statement,
+  statementsIn,
+  statusExit,
+} from '../statements.ts';
 
 /** A gate whose `;` lets a later state change run whatever the check said. */
 interface SequencedMutatorFinding extends Finding {
@@ -113,51 +120,154 @@ function findSequenced(top: Shell): SequencedMutatorFinding | null {
   return null;
 }
 
-const simpleStatementKinds = new Set(['segment', 'subshell', 'group']);
+const loopKinds = new Set(['for-body', 'while-body', 'until-body', 'while-condition', 'until-condition']);
 
-/** Capture the status after the check, run the restore, re-raise the status at the end. */
-function restoreRewrite({ shell, statement, mutator }: SequencedMutatorFinding): Rewrite {
-  const capture = findStatusCaptures(shell.line).find(
+/** Whether the check's status leaves through a loop, which reports only its last round's status. */
+function throughLoop(found: SequencedMutatorFinding): boolean {
+  const { gate, statement } = found;
+  const outer =
+    statement.kind === 'frame' ? gate.context.findIndex((frame) => frame.id === statement.frame.id) : -1;
+  return gate.context.some((frame, i) => i >= outer && outer >= 0 && loopKinds.has(frame.kind));
+}
+
+/** Whether a name is assigned anywhere in a shell after an offset (then `$NAME` no longer holds the capture). */
+function reassignedAfter(shell: Shell, name: string, after: number): boolean {
+  return shell.segments.some(
+    (segment) =>
+      segment.start >= after &&
+      (segment.assigns.some((assign) => assign.name === name) ||
+        (['export', 'declare', 'typeset', 'local', 'readonly', 'read'].includes(
+          segment.argv[0]?.value ?? '',
+        ) &&
+          segment.argv.slice(1).some((word) => word.text === name || word.text.startsWith(`${name}=`)))),
+  );
+}
+
+/** The top-level `NAME=$?` right after the check's statement, still holding it at `until`; null when there is none. */
+function captureOf(found: SequencedMutatorFinding, until: number): string | null {
+  const { shell, statement } = found;
+  const main = mainOf(shell);
+  if (!main) return null;
+  const next = statementsIn(shell, main).find((each) => each.start >= statement.end);
+  if (next?.kind !== 'segment') return null;
+  const capture = capturesOf(shell).find((each) => each.capture === next.segment);
+  if (!capture) return null;
+  const reassigned = shell.segments.some(
+    (segment) =>
+      segment.start >= next.end &&
+      segment.start < until &&
+      segment.assigns.some((assign) => assign.name === capture.name),
+  );
+  return reassigned ? null : capture.name;
+}
+
+/** Capture the status after the check, run the restores, re-raise the status at the end. */
+function restoreRewrite(found: SequencedMutatorFinding): Rewrite {
+  const { shell, statement, mutator } = found;
+  const reusable = findStatusCaptures(shell.line).find(
     (each) =>
       frameDepth(each.capture) === 0 &&
       each.capture.start >= statement.end &&
-      each.capture.end <= mutator.start,
+      each.capture.end <= mutator.start &&
+      !reassignedAfter(shell, each.name, each.capture.end),
   );
-  const base = capture ? shell.source : captureAfter(shell.source, statement);
+  if (reusable)
+    return {
+      ok: true,
+      value: liftToTop(shell.line, applyEdits(shell.source, [reRaiseEdit(shell, reusable.name)])),
+    };
+  if (!isCapturedInShell(found.gate, statement)) return noRewrite('the check runs in a subshell of its own');
+  const name = freeName(shell);
+  const edits = [...captureEdits(shell.source, statement, name), reRaiseEdit(shell, name)];
+  return { ok: true, value: liftToTop(shell.line, applyEdits(shell.source, edits)) };
+}
+
+/** After a capture of the check's status: `[ "$rc" -eq 0 ] && ` in front of the state change's and-or list. */
+function testedRewrite(found: SequencedMutatorFinding, name: string): Rewrite {
+  const { shell, mutator } = found;
+  const main = mainOf(shell);
+  if (!main || frameOf(mutator).id !== main.id) return noRewrite('the state change is not on the main list');
+  const statements = statementsIn(shell, main);
+  let at = statements.findIndex((each) => each.start <= mutator.start && mutator.end <= each.end);
+  while (at > 0 && ['&&', '||'].includes((statements[at - 1] as Statement).then ?? '')) at -= 1;
+  const first = statements[at];
+  if (!first) return noRewrite('no statement for the state change');
   return {
     ok: true,
-    value: liftToTop(shell.line, `${base.trimEnd()}\nexit $${capture ? capture.name : 'rc'}`),
+    value: liftToTop(shell.line, splice(shell.source, first.start, first.start, `[ "$${name}" -eq 0 ] && `)),
   };
 }
 
-/** Every `;` or newline from the check to the mutator's statement becomes `&&`. */
-function andRewrite({ shell, statement, mutator }: SequencedMutatorFinding): Rewrite {
+/** Every `;` or newline from the check to the state change's statement becomes `&&`. */
+function andRewrite(found: SequencedMutatorFinding): Rewrite {
+  const { shell, statement, mutator } = found;
   const parent = parentFrameOf(shell, statement);
   if (!parent) return noRewrite('the check has no enclosing list');
   const statements = statementsIn(shell, parent);
   const from = statements.findIndex((each) => each.start === statement.start && each.end === statement.end);
   const to = statements.findIndex((each) => each.start <= mutator.start && mutator.end <= each.end);
   if (from < 0 || to <= from) return noRewrite('the state change is not a later statement of the same list');
+  const captures = new Set(capturesOf(shell).map((capture) => capture.capture));
   const edits: Edit[] = [];
   for (let k = from; k < to; k++) {
     const each = statements[k] as Statement;
+    // A capture joined by && would hold nothing when the check fails: `exit $rc` would then exit 0.
+    if (k > from && each.kind === 'segment' && captures.has(each.segment))
+      return noRewrite('a capture in between');
     if (each.then !== ';' && each.then !== 'newline') continue;
     if (each.placement.pipeline !== null && each.placement.pipeline.op !== null) continue;
-    if (!simpleStatementKinds.has(statementKind(each))) return noRewrite('a compound statement in between');
-    const limit = (statements[k + 1] as Statement).start;
-    if (each.then === ';') {
-      const at = operatorAfter(shell.source, each.end, ';', limit);
-      if (at === null) return noRewrite('the `;` is not written after the statement');
-      edits.push({ at, remove: 1, text: ' &&' });
-    } else {
-      // A newline: `&&` goes at the end of the line, also when a heredoc body follows it.
-      edits.push({ at: each.end, remove: 0, text: ' &&' });
-    }
+    const next = (statements[k + 1] as Statement).start;
+    const edit = joinEdit(shell.source, each, next);
+    if (edit === null) return noRewrite('no `;` or line break written after the statement');
+    edits.push(edit);
   }
   return {
     ok: true,
     value: liftToTop(shell.line, applyEdits(shell.source, edits).replace(/ {2,}&&/g, ' &&')),
   };
+}
+
+/**
+ * The edit that turns the separator after a statement into `&&`. After a simple command, the `;`
+ * written right after it, or ` &&` at its end before a line break (also when a heredoc body follows);
+ * the same after a subshell or group. After another compound (whose frame ends before its closing
+ * `fi` / `done` / `esac`), the last `;` or line
+ * break before the next statement; the rewrite is parsed and judged again, so a wrong guess is
+ * never handed over.
+ */
+function joinEdit(source: string, statement: Statement, next: number): Edit | null {
+  // A simple command, a subshell or a group ends where its text ends (`)` and `}` included).
+  if (
+    statement.kind === 'segment' ||
+    statement.frame.kind === 'subshell' ||
+    statement.frame.kind === 'group'
+  ) {
+    if (statement.then === 'newline') return { at: statement.end, remove: 0, text: ' &&' };
+    const at = operatorAfter(source, statement.end, ';', next);
+    return at === null ? null : { at, remove: 1, text: ' &&' };
+  }
+  const gap = source.slice(statement.end, next);
+  if (statement.then === ';') {
+    const at = gap.lastIndexOf(';');
+    return at < 0 ? null : { at: statement.end + at, remove: 1, text: ' &&' };
+  }
+  const at = gap.lastIndexOf('\n');
+  return at < 0 ? null : { at: statement.end + at, remove: 0, text: ' &&' };
+}
+
+/** Whether the check is the condition of the if / while that stands before the change. */
+function viaCondition({ gate, statement }: SequencedMutatorFinding): boolean {
+  return gate.context.some(
+    (frame) => conditionKinds.has(frame.kind) && frame.start >= statement.start && frame.end <= statement.end,
+  );
+}
+
+function sequencedRewrite(found: SequencedMutatorFinding): Rewrite {
+  if (viaCondition(found)) return noRewrite('the check is an if / while condition');
+  if (found.mutatorIsRestore) return restoreRewrite(found);
+  if (throughLoop(found)) return noRewrite('a loop reports only its last round');
+  const name = captureOf(found, found.mutator.start);
+  return name === null ? andRewrite(found) : testedRewrite(found, name);
 }
 
 function parentFrameOf(shell: Shell, statement: Statement): Context | null {
@@ -191,7 +301,11 @@ export const sequencedMutator: DenyingRule<'sequenced-mutator', SequencedMutator
     instead: found.mutatorIsRestore
       ? 'Capture the status, run the restore, and re-raise the status after it:'
       : 'Join them with && so the change runs only when the check passed:',
-    fallback: 'Put `&&` between the check and the state change.',
+    fallback: viaCondition(found)
+      ? 'The change runs after the if / while whatever its condition said: move it into the branch that runs when the check passed (`if make check; then …; git push; fi`), or exit in the branch that runs when it failed.'
+      : throughLoop(found)
+        ? 'A loop reports only its last round\'s status: collect failures in the loop (`|| failed=1`) and run the change after it only when none failed (`[ -z "$failed" ] && …`).'
+        : 'Put `&&` between the check and the state change.',
   }),
-  rewrite: (found) => (found.mutatorIsRestore ? restoreRewrite(found) : andRewrite(found)),
+  rewrite: (found) => sequencedRewrite(found),
 };
