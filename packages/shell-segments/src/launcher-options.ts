@@ -53,228 +53,240 @@ function shortOptions(
 
 const gnuStandard = { help: stop, version: stop };
 
-/** Every launcher the head is read past, by name (a path's basename names it too). */
-export const launcherSpecs: Readonly<Record<string, LauncherSpec>> = {
-  // coreutils env: +C:iS:u:v0; `-` alone is -i; NAME=value operands (any word holding `=`) follow.
-  env: {
-    short: shortOptions('C:iS:u:v0', {
-      C: { arg: 'required', effect: 'chdir' },
-      S: { arg: 'required', effect: 'split' },
-    }),
-    long: {
-      'ignore-environment': none,
-      null: none,
-      unset: required,
-      chdir: { arg: 'required', effect: 'chdir' },
-      'split-string': { arg: 'required', effect: 'split' },
-      debug: none,
-      'block-signal': optional,
-      'default-signal': optional,
-      'ignore-signal': optional,
-      'list-signal-handling': none,
-      ...gnuStandard,
+let specs: Readonly<Record<string, LauncherSpec>> | undefined;
+
+/**
+ * The option table of a launcher, by name (a path's basename names it too); undefined for a word
+ * that is not one. The tables are built on the first call: a hook that never reads a head pays nothing.
+ */
+export function launcherSpecOf(name: string): LauncherSpec | undefined {
+  specs ??= buildSpecs();
+  return Object.hasOwn(specs, name) ? specs[name] : undefined;
+}
+
+function buildSpecs(): Readonly<Record<string, LauncherSpec>> {
+  return {
+    // coreutils env: +C:iS:u:v0; `-` alone is -i; NAME=value operands (any word holding `=`) follow.
+    env: {
+      short: shortOptions('C:iS:u:v0', {
+        C: { arg: 'required', effect: 'chdir' },
+        S: { arg: 'required', effect: 'split' },
+      }),
+      long: {
+        'ignore-environment': none,
+        null: none,
+        unset: required,
+        chdir: { arg: 'required', effect: 'chdir' },
+        'split-string': { arg: 'required', effect: 'split' },
+        debug: none,
+        'block-signal': optional,
+        'default-signal': optional,
+        'ignore-signal': optional,
+        'list-signal-handling': none,
+        ...gnuStandard,
+      },
+      assigns: 'env',
     },
-    assigns: 'env',
-  },
-  // sudo's parse_args.c: +Aa:BbC:c:D:Eeg:Hh::iKklNnPp:R:r:SsT:t:U:u:Vv, NAME=value among the options.
-  sudo: {
-    short: shortOptions('Aa:BbC:c:D:Eeg:Hh::iKklNnPp:R:r:SsT:t:U:u:Vv', {
-      D: { arg: 'required', effect: 'chdir' },
-      e: stop, // sudoedit: edits files, runs no command
-      h: { arg: 'optional', effect: 'host' },
-      K: stop,
-      l: stop, // list, or with a command: check whether it may run
-      V: stop,
-      v: stop,
-    }),
-    long: {
-      background: none,
-      'preserve-env': optional,
-      edit: stop,
-      'set-home': none,
-      login: none,
-      'remove-timestamp': stop,
-      list: stop,
-      'preserve-groups': none,
-      shell: none,
-      'other-user': required,
-      validate: stop,
-      askpass: none,
-      'auth-type': required,
-      bell: none,
-      'close-from': required,
-      'login-class': required,
-      chdir: { arg: 'required', effect: 'chdir' },
-      group: required,
-      help: stop,
-      host: required,
-      'reset-timestamp': none,
-      'no-update': none,
-      'non-interactive': none,
-      prompt: required,
-      chroot: required,
-      role: required,
-      stdin: none,
-      'command-timeout': required,
-      type: required,
-      user: required,
-      version: stop,
+    // sudo's parse_args.c: +Aa:BbC:c:D:Eeg:Hh::iKklNnPp:R:r:SsT:t:U:u:Vv, NAME=value among the options.
+    sudo: {
+      short: shortOptions('Aa:BbC:c:D:Eeg:Hh::iKklNnPp:R:r:SsT:t:U:u:Vv', {
+        D: { arg: 'required', effect: 'chdir' },
+        e: stop, // sudoedit: edits files, runs no command
+        h: { arg: 'optional', effect: 'host' },
+        K: stop,
+        l: stop, // list, or with a command: check whether it may run
+        V: stop,
+        v: stop,
+      }),
+      long: {
+        background: none,
+        'preserve-env': optional,
+        edit: stop,
+        'set-home': none,
+        login: none,
+        'remove-timestamp': stop,
+        list: stop,
+        'preserve-groups': none,
+        shell: none,
+        'other-user': required,
+        validate: stop,
+        askpass: none,
+        'auth-type': required,
+        bell: none,
+        'close-from': required,
+        'login-class': required,
+        chdir: { arg: 'required', effect: 'chdir' },
+        group: required,
+        help: stop,
+        host: required,
+        'reset-timestamp': none,
+        'no-update': none,
+        'non-interactive': none,
+        prompt: required,
+        chroot: required,
+        role: required,
+        stdin: none,
+        'command-timeout': required,
+        type: required,
+        user: required,
+        version: stop,
+      },
+      assigns: 'sudo',
     },
-    assigns: 'sudo',
-  },
-  // OpenBSD doas / OpenDoas: +C:Lnsu:. -C checks a config, -L clears credentials, -s starts a shell.
-  doas: { short: shortOptions('C:Lnsu:', { C: stopWithValue, L: stop, s: stop }), long: {} },
-  // bash builtins
-  command: { short: shortOptions('pvV', { v: stop, V: stop }), long: { help: stop } },
-  builtin: { short: {}, long: { help: stop } },
-  exec: { short: shortOptions('cla:'), long: { help: stop } },
-  // coreutils
-  nohup: { short: {}, long: gnuStandard },
-  nice: { short: shortOptions('n:'), long: { adjustment: required, ...gnuStandard }, numeric: true },
-  stdbuf: {
-    short: shortOptions('i:o:e:'),
-    long: { input: required, output: required, error: required, ...gnuStandard },
-  },
-  timeout: {
-    short: shortOptions('k:s:v'),
-    long: {
-      'kill-after': required,
-      signal: required,
-      foreground: none,
-      'preserve-status': none,
-      verbose: none,
-      ...gnuStandard,
+    // OpenBSD doas / OpenDoas: +C:Lnsu:. -C checks a config, -L clears credentials, -s starts a shell.
+    doas: { short: shortOptions('C:Lnsu:', { C: stopWithValue, L: stop, s: stop }), long: {} },
+    // bash builtins
+    command: { short: shortOptions('pvV', { v: stop, V: stop }), long: { help: stop } },
+    builtin: { short: {}, long: { help: stop } },
+    exec: { short: shortOptions('cla:'), long: { help: stop } },
+    // coreutils
+    nohup: { short: {}, long: gnuStandard },
+    nice: { short: shortOptions('n:'), long: { adjustment: required, ...gnuStandard }, numeric: true },
+    stdbuf: {
+      short: shortOptions('i:o:e:'),
+      long: { input: required, output: required, error: required, ...gnuStandard },
     },
-    operands: 1,
-  },
-  // GNU time (the program; the keyword is the parser's): +af:o:pqvV
-  time: {
-    short: shortOptions('af:o:pqvV', { V: stop }),
-    long: {
-      append: none,
-      format: required,
-      output: required,
-      portability: none,
-      quiet: none,
-      verbose: none,
-      ...gnuStandard,
+    timeout: {
+      short: shortOptions('k:s:v'),
+      long: {
+        'kill-after': required,
+        signal: required,
+        foreground: none,
+        'preserve-status': none,
+        verbose: none,
+        ...gnuStandard,
+      },
+      operands: 1,
     },
-  },
-  // findutils xargs: +0a:E:e::i::I:l::L:n:prs:txP:d:o
-  xargs: {
-    short: shortOptions('0a:E:e::i::I:l::L:n:prs:txP:d:o'),
-    long: {
-      null: none,
-      'arg-file': required,
-      delimiter: required,
-      eof: optional,
-      replace: optional,
-      'max-lines': optional,
-      'max-args': required,
-      'open-tty': none,
-      interactive: none,
-      'no-run-if-empty': none,
-      'max-chars': required,
-      verbose: none,
-      'show-limits': none,
-      exit: none,
-      'max-procs': required,
-      'process-slot-var': required,
-      ...gnuStandard,
+    // GNU time (the program; the keyword is the parser's): +af:o:pqvV
+    time: {
+      short: shortOptions('af:o:pqvV', { V: stop }),
+      long: {
+        append: none,
+        format: required,
+        output: required,
+        portability: none,
+        quiet: none,
+        verbose: none,
+        ...gnuStandard,
+      },
     },
-  },
-  // util-linux
-  setsid: {
-    short: shortOptions('cfwVh', { V: stop, h: stop }),
-    long: { ctty: none, fork: none, wait: none, ...gnuStandard },
-  },
-  ionice: {
-    // -p/-P/-u act on running processes: the words after them are ids, not a command.
-    short: shortOptions('c:n:p:P:u:tVh', {
-      p: stopWithValue,
-      P: stopWithValue,
-      u: stopWithValue,
-      V: stop,
-      h: stop,
-    }),
-    long: {
-      class: required,
-      classdata: required,
-      ignore: none,
-      pid: stopWithValue,
-      pgid: stopWithValue,
-      uid: stopWithValue,
-      ...gnuStandard,
+    // findutils xargs: +0a:E:e::i::I:l::L:n:prs:txP:d:o
+    xargs: {
+      short: shortOptions('0a:E:e::i::I:l::L:n:prs:txP:d:o'),
+      long: {
+        null: none,
+        'arg-file': required,
+        delimiter: required,
+        eof: optional,
+        replace: optional,
+        'max-lines': optional,
+        'max-args': required,
+        'open-tty': none,
+        interactive: none,
+        'no-run-if-empty': none,
+        'max-chars': required,
+        verbose: none,
+        'show-limits': none,
+        exit: none,
+        'max-procs': required,
+        'process-slot-var': required,
+        ...gnuStandard,
+      },
     },
-  },
-  chrt: {
-    short: shortOptions('abdD:fiphmoP:T:rRvV', { p: stop, m: stop, h: stop, V: stop }),
-    long: {
-      'all-tasks': none,
-      batch: none,
-      deadline: none,
-      fifo: none,
-      idle: none,
-      other: none,
-      rr: none,
-      'reset-on-fork': none,
-      'sched-runtime': required,
-      'sched-period': required,
-      'sched-deadline': required,
-      pid: stop,
-      max: stop,
-      verbose: none,
-      ...gnuStandard,
+    // util-linux
+    setsid: {
+      short: shortOptions('cfwVh', { V: stop, h: stop }),
+      long: { ctty: none, fork: none, wait: none, ...gnuStandard },
     },
-    operands: 1, // the priority
-  },
-  taskset: {
-    short: shortOptions('apchV', { p: stop, h: stop, V: stop }),
-    long: { 'all-tasks': none, pid: stop, 'cpu-list': none, ...gnuStandard },
-    operands: 1, // the mask or cpu list
-  },
-  flock: {
-    short: shortOptions('sexnoFuw:E:hV', { h: stop, V: stop }),
-    long: {
-      shared: none,
-      exclusive: none,
-      unlock: none,
-      nonblocking: none,
-      timeout: required,
-      wait: required,
-      'conflict-exit-code': required,
-      close: none,
-      'no-fork': none,
-      verbose: none,
-      ...gnuStandard,
+    ionice: {
+      // -p/-P/-u act on running processes: the words after them are ids, not a command.
+      short: shortOptions('c:n:p:P:u:tVh', {
+        p: stopWithValue,
+        P: stopWithValue,
+        u: stopWithValue,
+        V: stop,
+        h: stop,
+      }),
+      long: {
+        class: required,
+        classdata: required,
+        ignore: none,
+        pid: stopWithValue,
+        pgid: stopWithValue,
+        uid: stopWithValue,
+        ...gnuStandard,
+      },
     },
-    operands: 1, // the lock file, directory or descriptor
-    commandString: true,
-  },
-  script: {
-    short: shortOptions('aB:c:eE:fI:O:o:qm:T:t::Vh', {
-      c: { arg: 'required', effect: 'shell-string' },
-      V: stop,
-      h: stop,
-    }),
-    long: {
-      append: none,
-      'log-io': required,
-      command: { arg: 'required', effect: 'shell-string' },
-      return: none,
-      echo: required,
-      flush: none,
-      force: none,
-      'log-in': required,
-      'log-out': required,
-      'output-limit': required,
-      quiet: none,
-      'logging-format': required,
-      'log-timing': required,
-      timing: optional,
-      ...gnuStandard,
+    chrt: {
+      short: shortOptions('abdD:fiphmoP:T:rRvV', { p: stop, m: stop, h: stop, V: stop }),
+      long: {
+        'all-tasks': none,
+        batch: none,
+        deadline: none,
+        fifo: none,
+        idle: none,
+        other: none,
+        rr: none,
+        'reset-on-fork': none,
+        'sched-runtime': required,
+        'sched-period': required,
+        'sched-deadline': required,
+        pid: stop,
+        max: stop,
+        verbose: none,
+        ...gnuStandard,
+      },
+      operands: 1, // the priority
     },
-    permute: true,
-    command: 'none',
-  },
-};
+    taskset: {
+      short: shortOptions('apchV', { p: stop, h: stop, V: stop }),
+      long: { 'all-tasks': none, pid: stop, 'cpu-list': none, ...gnuStandard },
+      operands: 1, // the mask or cpu list
+    },
+    flock: {
+      short: shortOptions('sexnoFuw:E:hV', { h: stop, V: stop }),
+      long: {
+        shared: none,
+        exclusive: none,
+        unlock: none,
+        nonblocking: none,
+        timeout: required,
+        wait: required,
+        'conflict-exit-code': required,
+        close: none,
+        'no-fork': none,
+        verbose: none,
+        ...gnuStandard,
+      },
+      operands: 1, // the lock file, directory or descriptor
+      commandString: true,
+    },
+    script: {
+      short: shortOptions('aB:c:eE:fI:O:o:qm:T:t::Vh', {
+        c: { arg: 'required', effect: 'shell-string' },
+        V: stop,
+        h: stop,
+      }),
+      long: {
+        append: none,
+        'log-io': required,
+        command: { arg: 'required', effect: 'shell-string' },
+        return: none,
+        echo: required,
+        flush: none,
+        force: none,
+        'log-in': required,
+        'log-out': required,
+        'output-limit': required,
+        quiet: none,
+        'logging-format': required,
+        'log-timing': required,
+        timing: optional,
+        ...gnuStandard,
+      },
+      permute: true,
+      command: 'none',
+    },
+  };
+}

@@ -1,4 +1,4 @@
-import { type LauncherSpec, launcherSpecs, type OptionSpec } from './launcher-options.ts';
+import { type LauncherSpec, launcherSpecOf, type OptionSpec } from './launcher-options.ts';
 import type { Segment, Word } from './types.ts';
 
 /** What unwrapLaunchers found: the command words, and what stood in front of them. */
@@ -35,7 +35,7 @@ export function unwrapLaunchers(argv: Word[]): Unwrapped {
   for (;;) {
     const first = words[0];
     const name = first && !first.dynamic && first.value !== null ? basename(first.value) : null;
-    const spec = name === null ? undefined : launcherSpecs[name];
+    const spec = name === null ? undefined : launcherSpecOf(name);
     if (name === null || spec === undefined) break;
     result.launchers.push(name);
     const rest = readLauncher(spec, words.slice(1), result);
