@@ -728,6 +728,7 @@ export const cases: Case[] = [
       'kubectl delete -f a; kubectl delete -f b',
       'make e2e; kubectl delete -f a; helm uninstall b; exit $rc',
       'make e2e; rc=$?; kubectl delete -f a; helm uninstall b',
+      'make e2e; rc=$?; kubectl delete -f a; helm uninstall b; rc=0; exit $rc',
       'rc=$?; make e2e; kubectl delete -f a; kubectl delete -f b; exit $rc',
     ],
   },
