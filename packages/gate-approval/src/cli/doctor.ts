@@ -14,6 +14,7 @@ import { readSettings } from './settings-file.ts';
 /** One line of the doctor's report. */
 interface Check {
   ok: boolean;
+  warn?: boolean; // ok, but the user should know: printed `warn`, never a failure
   text: string;
 }
 
@@ -28,11 +29,13 @@ export async function doctorCommand(guard: GuardDefinition, argv: string[], io: 
   const scope = chosenScope.value;
 
   const checks = [...(await checkInstallation(guard, scope, io)), ...switchLines(guard, io)];
-  for (const problem of await guardChecks(guard, io)) checks.push({ ok: false, text: problem });
-  for (const check of checks) say(io, `${check.ok ? 'ok  ' : 'FAIL'} ${check.text}`);
+  checks.push(...(await guardChecks(guard, io)));
+  for (const check of checks) say(io, `${check.ok ? (check.warn ? 'warn' : 'ok  ') : 'FAIL'} ${check.text}`);
   const problems = checks.filter((check) => !check.ok).length;
   if (problems === 0) {
-    say(io, `doctor: ${guard.name} ${guard.version} is installed and denies its positive control`);
+    const warnings = checks.filter((check) => check.warn).length;
+    const note = warnings === 0 ? '' : ` (${warnings} warning${warnings === 1 ? '' : 's'} above)`;
+    say(io, `doctor: ${guard.name} ${guard.version} is installed and denies its positive control${note}`);
     return 0;
   }
   io.stderr(`doctor: ${problems} problem${problems === 1 ? '' : 's'} found (the FAIL lines above)\n`);
@@ -226,11 +229,20 @@ function switchLines(guard: GuardDefinition, io: CliIO): Check[] {
   });
 }
 
-async function guardChecks(guard: GuardDefinition, io: CliIO): Promise<string[]> {
+async function guardChecks(guard: GuardDefinition, io: CliIO): Promise<Check[]> {
   if (!guard.doctorChecks) return [];
   try {
-    return await guard.doctorChecks(io);
+    return (await guard.doctorChecks(io)).map((line) =>
+      typeof line === 'string'
+        ? { ok: false, text: line }
+        : { ok: true, ...(line.level === 'warn' ? { warn: true } : {}), text: line.text },
+    );
   } catch (error) {
-    return [`the guard's own checks failed: ${error instanceof Error ? error.message : String(error)}`];
+    return [
+      {
+        ok: false,
+        text: `the guard's own checks failed: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    ];
   }
 }
