@@ -6,6 +6,12 @@ export const guardName = 'exit-status-guard';
 /** How many characters of a gate's head the reason shows. */
 export const gateNameLength = 70;
 
+// The kit's issue tracker: package.json's `bugs.url` (reasons.test.ts holds the two equal), as a
+// literal so that the hook bundle carries no package.json.
+const issueTrackerUrl = 'https://github.com/kit-hooks/kit/issues';
+
+const falsePositiveLine = `A false positive? Report it at ${issueTrackerUrl} (label ${guardName}) with the command.`;
+
 /** The gate as the reason names it: the first 70 characters of its head, one line. */
 export function gateName(head: string): string {
   return head.replace(/\s+/g, ' ').trim().slice(0, gateNameLength);
@@ -49,7 +55,7 @@ export function buildReasonText(parts: ReasonParts): string {
     'If the status truly does not matter this once, prefix the command with EXIT_STATUS_GUARD_OVERRIDE=<why> (one call).',
     rule.durableFix ??
       `If ${code(name)} is never a check here, add an exempt pattern to .claude/exit-status-guard.json: ${exemptPattern(name)}.`,
-    "A false positive? Report it on the kit's issue tracker (label exit-status-guard) with the command.",
+    falsePositiveLine,
   );
   if (parts.writes.length > 0) {
     lines.push(
