@@ -122,6 +122,10 @@ const rows: Row[] = [
   { command: 'cd .. && git commit -m x', cwd: join(outside, 'to-managed-sub'), want: 'deny' },
   { command: 'cd to-plain && git push', cwd: managed, want: 'silent' },
   { command: 'env -C to-managed git push', cwd: outside, want: 'deny' },
+  // env takes any unique prefix of --chdir (its launcher grammar)
+  { command: `env --c=${managed} git commit -m x`, cwd: outside, want: 'deny' },
+  { command: 'env --ch to-managed git push', cwd: outside, want: 'deny' },
+  { command: `env --c=${plain} git push`, cwd: managed, want: 'silent' },
   // git -C to a folder that is not there: git stops before any write
   { command: 'git -C /nonexistent commit -m x', cwd: managed, want: 'silent' },
   { command: `git -C ${managed}/notes.txt push`, cwd: managed, want: 'silent' },

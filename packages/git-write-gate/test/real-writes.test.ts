@@ -128,17 +128,41 @@ describe.skipIf(!hasBash)('each laundering is denied, and run for real it makes 
   });
 });
 
-// Launchers the kit's launcher grammar is gaining in parallel (esg-rules, in shell-segments'
-// launchers.ts): until that lands here they are not unwrapped, so these are not yet denied.
-describe('launchers not yet unwrapped (waiting on the launcher grammar)', () => {
-  for (const command of [
-    'setsid git push',
-    'flock /tmp/gwg.lock git push',
-    'ionice -c3 git push',
-    'chrt -i 0 git push',
-    'taskset -c 0 git push',
-    'doas git push',
-    'setsid -f bash -c "git push"',
-  ])
-    test.todo(`${command} is denied in a managed repository`);
-});
+// Launchers read with their own option grammar (shell-segments' launchers.ts): each is denied,
+// and where the tool is on this machine it is also run for real.
+const launched: { command: string; makes: Effect }[] = [
+  { command: 'setsid git push -q origin HEAD:refs/heads/setsid', makes: 'pushed' },
+  { command: 'setsid -w bash -c "git push -q origin HEAD:refs/heads/setsid-w"', makes: 'pushed' },
+  { command: 'flock gwg.lock git commit -qam x', makes: 'new commit' },
+  { command: "flock -w 5 gwg.lock -c 'git commit -qam x'", makes: 'new commit' },
+  { command: 'ionice -c3 git commit -qam x', makes: 'new commit' },
+  { command: 'chrt -i 0 git commit -qam x', makes: 'new commit' },
+  { command: 'taskset -c 0 git commit -qam x', makes: 'new commit' },
+  { command: 'doas git commit -qam x', makes: 'new commit' },
+  { command: 'doas -u root git push -q origin main', makes: 'pushed' },
+];
+
+describe.skipIf(!hasBash)(
+  'each launcher is unwrapped and denied, and run for real it makes the write',
+  () => {
+    test.for(launched)('$command: $makes', ({ command, makes }) => {
+      const scratch = makeScratch();
+      const verdict = evaluate(
+        bashCall(command, scratch.repo),
+        realContext({ env: { HOME: scratch.repo }, raw: '' }),
+      );
+      expect(verdict.kind).toBe('deny');
+      const tool = command.split(' ')[0] as string;
+      // doas is seldom installed (and would ask for a password): denied, not run.
+      if (tool === 'doas' || spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return;
+      const stubs = join(scratch.repo, '..', 'stubs');
+      const path = [stubs, ...(process.env.PATH ?? '').split(':').filter((entry) => entry.startsWith('/'))];
+      const run = spawnSync('bash', ['-c', command], {
+        cwd: scratch.repo,
+        encoding: 'utf8',
+        env: { ...process.env, ...gitIdentity, PATH: path.join(':'), HOME: scratch.repo },
+      });
+      expect(effectsOf(scratch), run.stderr).toContain(makes);
+    });
+  },
+);

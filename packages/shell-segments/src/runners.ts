@@ -27,12 +27,19 @@ const stdinFiles = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
  * spaces, as bash does), env -S 'str' [operands] — after launchers —, the command of every
  * find -exec / -execdir / -ok / -okdir action, the script a shell reads from its input (a
  * heredoc, a here-string, a literal echo/printf/cat piped in, `bash -s`, `bash <(…)`,
- * `bash /dev/stdin`), what `source`/`.` reads from its input or a process substitution, and the
- * command of `script -c 'cmd'` (or BSD `script file cmd …`). `line` is the segment's own line.
+ * `bash /dev/stdin`), what `source`/`.` reads from its input or a process substitution, the -c
+ * string of `flock FILE -c 'str'` and `script -c 'str'`, and BSD's `script file cmd …`. `line` is
+ * the segment's own line.
  */
 export function findNestedTexts(segment: Segment, line: LineView): NestedText[] {
-  const { head, splitString } = unwrapLaunchers(segment.argv);
+  const unwrapped = unwrapLaunchers(segment.argv);
+  const { head, splitString } = unwrapped;
   if (splitString !== null) return [splitStringText(segment, splitString, head.slice(1))];
+  // flock FILE -c 'str', script -c 'str': the tool hands the string to a shell, as bash -c does.
+  if (unwrapped.shellString !== null) return [attachedShellString(segment, unwrapped.shellString)];
+  // The launcher grammar reads util-linux's script, which runs no words of its own; BSD's does.
+  if (head.length === 0 && unwrapped.launchers[unwrapped.launchers.length - 1] === 'script')
+    return bsdScriptTexts(segment.argv, line.source);
   const command = head[0];
   if (command === undefined || command.value === null || command.dynamic) return [];
   const name = command.value.slice(command.value.lastIndexOf('/') + 1);
@@ -43,7 +50,6 @@ export function findNestedTexts(segment: Segment, line: LineView): NestedText[] 
     return args.length > 0 ? [{ kind: 'eval', ...joinedText(args) }] : [];
   }
   if (name === 'source' || name === '.') return sourcedTexts(segment, args, line);
-  if (name === 'script') return scriptTexts(args, line.source);
   if (!shells.has(name)) return [];
   const call = readShellArgs(args);
   switch (call.kind) {
@@ -87,6 +93,16 @@ function splitStringText(segment: Segment, string: Word, operands: Word[]): Nest
   if (dynamic) return { ...placed, text: null, message: runTimeMessage(dynamic) };
   const quoted = operands.map((word) => ` '${(word.value as string).replace(/'/g, `'\\''`)}'`);
   return { ...placed, text: (string.value as string) + quoted.join('') };
+}
+
+/** The -c string of flock or script: its own word, or the rest of an option word (`-qc'make check'`, `--command=…`), which stays. */
+function attachedShellString(segment: Segment, string: Word): NestedText {
+  if (segment.argv.includes(string)) return { kind: 'shell-string', ...joinedText([string]) };
+  const prefix = /^(?:-[A-Za-z]*c|--[a-z-]+=)/.exec(string.text);
+  const start = string.start + (prefix?.[0].length ?? 0);
+  const placed = { kind: 'shell-string', form: 'word', start, end: string.end } as const;
+  if (prefix === null || isDynamic(string)) return { ...placed, text: null, message: runTimeMessage(string) };
+  return { ...placed, text: string.value as string };
 }
 
 function isDynamic(word: Word): boolean {
@@ -190,19 +206,20 @@ function sourcedTexts(segment: Segment, args: Word[], line: LineView): NestedTex
 }
 
 /**
- * `script -c 'cmd'` (util-linux: the command runs in `$SHELL -c`) and BSD's `script [opts] file
- * cmd args…` (the words run as they stand).
+ * BSD's `script [opts] file cmd args…`: the words after the typescript file run as they stand.
+ * (`script -c 'cmd'`, util-linux's, is the launcher grammar's shellString.) The script word is the
+ * first one named script: the launchers in front of it take no such value in practice.
  */
-function scriptTexts(args: Word[], source: string): NestedText[] {
+function bsdScriptTexts(argv: Word[], source: string): NestedText[] {
+  const at = argv.findIndex(
+    (word) => !word.dynamic && word.value !== null && /(^|\/)script$/.test(word.value),
+  );
+  const args = argv.slice(at + 1);
   const operands: Word[] = [];
   for (let i = 0; i < args.length; i += 1) {
     const word = args[i] as Word;
     const value = word.value;
-    if (value === null) {
-      operands.push(word);
-      continue;
-    }
-    if (operands.length > 0 || !value.startsWith('-') || value === '-') {
+    if (value === null || operands.length > 0 || !value.startsWith('-') || value === '-') {
       operands.push(word);
       continue;
     }
@@ -210,29 +227,18 @@ function scriptTexts(args: Word[], source: string): NestedText[] {
       operands.push(...args.slice(i + 1));
       break;
     }
+    // A -c the launcher grammar did not take (script -c 'x' file extra) is an error: nothing runs.
+    if (/^--command(=|$)/.test(value) || /^-[A-Za-z]*c/.test(value)) return [];
     const long = /^--([a-z-]+)(=.*)?$/.exec(value);
     if (long !== null) {
-      const next = args[i + 1];
-      if (long[1] === 'command') {
-        if (long[2] !== undefined) return [{ kind: 'script-command', ...attachedString(word, '--command=') }];
-        return next === undefined ? [] : [{ kind: 'script-command', ...joinedText([next]) }];
-      }
       if (long[2] === undefined && scriptLongValues.has(long[1] as string)) i += 1;
       continue;
     }
-    for (let at = 1; at < value.length; at += 1) {
-      const letter = value.charAt(at);
-      const attached = value.slice(at + 1);
-      if (letter === 'c') {
-        if (attached !== '')
-          return [{ kind: 'script-command', ...attachedString(word, value.slice(0, at + 1)) }];
-        const next = args[i + 1];
-        return next === undefined ? [] : [{ kind: 'script-command', ...joinedText([next]) }];
-      }
-      if (scriptShortValues.includes(letter)) {
+    for (let letter = 1; letter < value.length; letter += 1) {
+      if (scriptShortValues.includes(value.charAt(letter))) {
         // -t takes a number as its own word only in BSD's script; util-linux's -t[file] is attached.
         const next = args[i + 1]?.value ?? '';
-        if (attached === '' && (letter !== 't' || /^\d+$/.test(next))) i += 1;
+        if (value.slice(letter + 1) === '' && (value.charAt(letter) !== 't' || /^\d+$/.test(next))) i += 1;
         break;
       }
     }
@@ -255,16 +261,6 @@ const scriptLongValues = new Set([
   'logging-format',
   'output-limit',
 ]);
-
-/** `-c'git push'` / `--command='git push'`: the string is the rest of the option word. */
-function attachedString(word: Word, prefix: string): Placed {
-  const value = word.value as string;
-  if (word.dynamic)
-    return { form: 'word', start: word.start, end: word.end, text: null, message: runTimeMessage(word) };
-  // Only a word whose option part is plain can be put back by offset: -c'git push', not "-c"'x'.
-  const start = word.text.startsWith(prefix) ? word.start + prefix.length : word.start;
-  return { form: 'word', start, end: word.end, text: value.slice(prefix.length) };
-}
 
 /**
  * What a segment reads on its standard input, as far as the line shows it: a literal text (a

@@ -280,11 +280,10 @@ export class Segmenter {
         return;
       }
       case 'FuncDecl': {
-        const decl = cmd as sh.FuncDecl;
-        const body = decl.Body;
+        const { Body: body, Name: name } = cmd as sh.FuncDecl;
         const [start, end] = this.spanOf(body);
         const frame = this.frame('function-body', start, end, { ...placement });
-        if (decl.Name !== null) frame.name = decl.Name.Value;
+        if (name?.Value) frame.name = name.Value;
         // f() { ..; } is the usual body: its braces are the function's, not a group of their own.
         if (body.Cmd !== null && body.Cmd.kind === 'Block') {
           this.list((body.Cmd as sh.StmtList).Stmts, [...chain, frame]);

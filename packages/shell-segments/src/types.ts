@@ -70,7 +70,7 @@ export interface Context {
   owner?: number; // substitutions: index, in the same line's segments, of the segment whose words/redirects hold it
   inHeredoc?: boolean; // substitution found inside an unquoted heredoc body
   clause?: number; // the parts of one if (elif, else), while/until (condition, body), for, case share it
-  name?: string; // function-body: the function's name (deploy in deploy() { … })
+  name?: string; // function-body: the function's name (f in f() { …; })
 }
 
 /** One simple command with the structure around it. */
@@ -89,13 +89,13 @@ export interface Segment extends Placement {
 
 /** How a segment hands a command line to another shell. */
 export type NestedKind =
-  | 'shell-string' // bash -c 'str', sh -lc 'str' (bash|sh|zsh|dash|ksh, any flags)
+  | 'shell-string' // bash -c 'str', sh -lc 'str' (bash|sh|zsh|dash|ksh, any flags); flock FILE -c 'str', script -c 'str'
   | 'eval' // eval 'a' 'b': the words joined by spaces
   | 'split-string' // env -S 'str' [operands]
   | 'find-exec' // find … -exec|-execdir|-ok|-okdir cmd … ; (or +): one per action
   | 'shell-input' // a new shell reading its script from its input: bash <<EOF, sh <<< 'str', echo 'str' | sh, bash -s, bash <(…)
   | 'sourced' // source / . reading its input or a process substitution, in the current shell: source <(…), . /dev/stdin
-  | 'script-command'; // script -c 'cmd' (the command runs in $SHELL -c), BSD script file cmd …
+  | 'script-command'; // BSD script file cmd …: the words run as they stand (util-linux script -c 'str' is a shell-string)
 
 /**
  * How a nested line's text stands in its runner's line, so that a changed text can be put back

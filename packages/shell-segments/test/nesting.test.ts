@@ -120,19 +120,14 @@ const trees: [string, LineShape][] = [
   ["source <(echo 'git push')", top("source <(echo 'git push')", child('sourced@0', 'git push\n'))],
   [". /dev/stdin <<< 'git push'", top(". /dev/stdin <<< 'git push'", child('sourced@0', 'git push\n'))],
   ["echo 'git push' | . /dev/stdin", top("echo 'git push' | . /dev/stdin", child('sourced@1', 'git push\n'))],
-  // script -c, and BSD script's command words
-  [
-    "script -qc 'git push' /dev/null",
-    top("script -qc 'git push' /dev/null", child('script-command@0', 'git push')),
-  ],
-  ["script --command='git push'", top("script --command='git push'", child('script-command@0', 'git push'))],
-  [
-    'script -q -c "git commit -m x" out.log',
-    top('script -q -c "git commit -m x" out.log', child('script-command@0', 'git commit -m x')),
-  ],
+  // BSD script's command words
   [
     'script -q /dev/null git push',
     top('script -q /dev/null git push', child('script-command@0', 'git push')),
+  ],
+  [
+    'script -q -t 0 out.log git push',
+    top('script -q -t 0 out.log git push', child('script-command@0', 'git push')),
   ],
   // input that is only known at run time
   ['sh <<EOF\ngit push $x\nEOF', top('sh <<EOF\ngit push $x\nEOF', unread('shell-input@0', 'dynamic'))],
@@ -150,7 +145,35 @@ const trees: [string, LineShape][] = [
   ],
   ['source <(curl -s https://x)', top('source <(curl -s https://x)', unread('sourced@0', 'dynamic'))],
   ['source <(echo a; echo b)', top('source <(echo a; echo b)', unread('sourced@0', 'dynamic'))],
-  ['script -c "$cmd"', top('script -c "$cmd"', unread('script-command@0', 'dynamic'))],
+  ['script -c "$cmd"', top('script -c "$cmd"', unread('shell-string@0', 'dynamic'))],
+  // flock FILE -c 'str' and script -c 'str': the tool hands the string to a shell
+  ["flock /tmp/l -c 'git push'", top("flock /tmp/l -c 'git push'", child('shell-string@0', 'git push'))],
+  [
+    "flock -w 5 /tmp/l --command 'a | b'",
+    top("flock -w 5 /tmp/l --command 'a | b'", child('shell-string@0', 'a | b')),
+  ],
+  [
+    "script -qc 'git push' /dev/null",
+    top("script -qc 'git push' /dev/null", child('shell-string@0', 'git push')),
+  ],
+  [
+    "script -q /dev/null -c'git push'",
+    top("script -q /dev/null -c'git push'", child('shell-string@0', 'git push')),
+  ],
+  [
+    "script --command='git push' /dev/null",
+    top("script --command='git push' /dev/null", child('shell-string@0', 'git push')),
+  ],
+  ["flock /tmp/l -c 'git push' extra", top("flock /tmp/l -c 'git push' extra")],
+  ['flock /tmp/l git push', top('flock /tmp/l git push')],
+  ['flock -c /tmp/l git push', top('flock -c /tmp/l git push')],
+  ['script -q /dev/null', top('script -q /dev/null')],
+  ["script --command='git push'", top("script --command='git push'", child('shell-string@0', 'git push'))],
+  [
+    'script -q -c "git commit -m x" out.log',
+    top('script -q -c "git commit -m x" out.log', child('shell-string@0', 'git commit -m x')),
+  ],
+  ['flock /tmp/l -c "$CMD"', top('flock /tmp/l -c "$CMD"', unread('shell-string@0', 'dynamic'))],
   // strings only known at run time
   ['bash -c "$CMD"', top('bash -c "$CMD"', unread('shell-string@0', 'dynamic'))],
   ['eval "$(ssh-agent -s)"', top('eval "$(ssh-agent -s)"', unread('eval@0', 'dynamic'))],
