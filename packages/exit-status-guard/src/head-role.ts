@@ -1,3 +1,4 @@
+import type { Pattern } from './pattern.ts';
 import type { Registry } from './registry.ts';
 
 /** Later words that make a segment a capability probe: never a gate, never a state change. `-v` is not one. */
@@ -36,11 +37,13 @@ export function screenOf(words: readonly string[]): 'probe' | 'read' | null {
 
 const nothing = { gate: false, mutator: false, restore: false };
 
-function matchesAny(patterns: readonly RegExp[], head: string): boolean {
-  for (const pattern of patterns) {
-    pattern.lastIndex = 0;
-    if (pattern.test(head)) return true;
-  }
+function matchesAny(patterns: readonly Pattern[], head: string): boolean {
+  let lower: string | undefined;
+  const lowerHead = () => {
+    lower ??= head.toLowerCase();
+    return lower;
+  };
+  for (const pattern of patterns) if (pattern.test(head, lowerHead)) return true;
   return false;
 }
 

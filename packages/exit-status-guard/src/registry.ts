@@ -1,6 +1,7 @@
 import { isJsonObject, type Outcome, type TextFileProblem } from '@kit/fail-open';
 import shippedRegistry from '../exit-status-guard.json' with { type: 'json' };
-import { compilePattern } from './pattern.ts';
+import { checkedPattern, type Pattern, trustedPattern } from './pattern.ts';
+import { shippedLiterals } from './shipped-literals.ts';
 
 /** The four lists of a registry, in the order a segment is screened. */
 export const registryLists = ['gates', 'exempt', 'mutators', 'restores'] as const;
@@ -34,10 +35,10 @@ export interface RegistrySources {
 
 /** The compiled registry a call is judged with. */
 export interface Registry {
-  gates: RegExp[];
-  exempt: RegExp[];
-  mutators: RegExp[];
-  restores: RegExp[];
+  gates: Pattern[];
+  exempt: Pattern[];
+  mutators: Pattern[];
+  restores: Pattern[];
   problems: RegistryProblem[];
   sources: RegistrySources;
 }
@@ -97,15 +98,19 @@ function joinPath(dir: string, ...parts: string[]): string {
   return [dir.replace(/[\\/]+$/, ''), ...parts].join(sep);
 }
 
-const compiledCache = new Map<string, { regex: RegExp | null; message?: string }>();
+// One Pattern per text for the process: a pattern compiled on first use stays compiled.
+const patternCache = new Map<string, { ok: true; value: Pattern } | { ok: false; message: string }>();
 
-function compileCached(pattern: unknown): { regex: RegExp | null; message?: string } {
+function patternOf(pattern: unknown): { ok: true; value: Pattern } | { ok: false; message: string } {
   const key = typeof pattern === 'string' ? pattern : `\u0000${JSON.stringify(pattern)}`;
-  let hit = compiledCache.get(key);
+  let hit = patternCache.get(key);
   if (!hit) {
-    const outcome = compilePattern(pattern);
-    hit = outcome.ok ? { regex: outcome.regex } : { regex: null, message: outcome.message };
-    if (compiledCache.size < 4096) compiledCache.set(key, hit);
+    // A shipped pattern is known to compile (its test asserts it): no RegExp until a head needs one.
+    hit =
+      typeof pattern === 'string' && Object.hasOwn(shippedLiterals, pattern)
+        ? { ok: true, value: trustedPattern(pattern, shippedLiterals[pattern] ?? null) }
+        : checkedPattern(pattern);
+    if (patternCache.size < 4096) patternCache.set(key, hit);
   }
   return hit;
 }
@@ -115,18 +120,18 @@ function patternsOf(
   list: RegistryList,
   source: string,
   problems: RegistryProblem[],
-): RegExp[] {
+): Pattern[] {
   const raw: unknown = file[list];
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) {
     problems.push({ source, list, message: `"${list}" is not a list` });
     return [];
   }
-  const out: RegExp[] = [];
+  const out: Pattern[] = [];
   for (const pattern of raw) {
-    const { regex, message } = compileCached(pattern);
-    if (regex) out.push(regex);
-    else problems.push({ source, list, pattern: String(pattern), message: `dropped: ${message}` });
+    const outcome = patternOf(pattern);
+    if (outcome.ok) out.push(outcome.value);
+    else problems.push({ source, list, pattern: String(pattern), message: `dropped: ${outcome.message}` });
   }
   return out;
 }

@@ -1,0 +1,315 @@
+/**
+ * What a text must contain for a registry pattern to match anywhere in it: a conjunction of
+ * clauses, each a set of literals of which at least one occurs. Read from the JavaScript source a
+ * pattern compiles to (`translatePattern`), so it is known without executing the regex, and used
+ * twice: to skip a regex a head cannot match (the prefilter), and to decide without the parser
+ * that no gate can stand at any head of a command (the pre-check).
+ *
+ * Soundness is the whole point: for every string the regex matches, every clause holds. So a
+ * literal never holds a character the pre-check's normalization deletes or that can stand between
+ * two words (blanks, quotes, backslashes, `$`, backticks), and anything this reader does not
+ * understand gives `null` ("no literal known": always test, always parse), never a guess.
+ */
+
+/** Every clause must have one of its literals in the text; no clauses: no requirement. */
+export interface RequiredLiterals {
+  clauses: string[][];
+  ignoreCase: boolean; // literals are lower case; compare with the text lower-cased
+}
+
+// Characters a literal never holds: they can separate words, or the pre-check deletes them.
+const breakCharacters = new Set([' ', '\t', '\n', '\r', '\v', '\f', "'", '"', '\\', '$', '`']);
+// A cross product larger than this is flushed as a clause of its own and restarted.
+const maxExact = 64;
+
+/** What a part of a pattern matches: exactly one of `exact` (finite), or strings meeting `clauses`. */
+interface Info {
+  exact: string[] | null;
+  clauses: string[][];
+}
+
+const unknown: Info = { exact: null, clauses: [] };
+const empty: Info = { exact: [''], clauses: [] };
+
+class Unreadable extends Error {}
+
+/**
+ * The literals a pattern requires, from its JavaScript source and flags; null when the source holds
+ * syntax this reader does not know (then the pattern is always tested, and always means "parse").
+ */
+export function requiredLiterals(source: string, flags: string): RequiredLiterals | null {
+  if (/[^imsdgy]/.test(flags)) return null;
+  const ignoreCase = flags.includes('i');
+  try {
+    const reader = new PatternReader(source, ignoreCase);
+    const info = reader.readAlternation();
+    if (!reader.atEnd()) return null;
+    return { clauses: minimize(info.exact ? [info.exact] : info.clauses), ignoreCase };
+  } catch (error) {
+    if (error instanceof Unreadable) return null;
+    throw error;
+  }
+}
+
+/**
+ * True when `text` can hold a match: every clause has a literal in it. `lowerText` is the text
+ * lower-cased, for case-insensitive patterns (computed once by the caller). null: always true.
+ */
+export function mayMatch(
+  literals: RequiredLiterals | null,
+  text: string,
+  lowerText: () => string = () => text.toLowerCase(),
+): boolean {
+  if (literals === null) return true;
+  const haystack = literals.ignoreCase ? lowerText() : text;
+  for (const clause of literals.clauses) {
+    if (!clause.some((literal) => haystack.includes(literal))) return false;
+  }
+  return true;
+}
+
+// Drops clauses an empty literal satisfies, literals that contain a shorter one of the same
+// clause (the shorter is found wherever the longer is), and repeated clauses.
+function minimize(clauses: string[][]): string[][] {
+  const seen = new Set<string>();
+  const out: string[][] = [];
+  for (const clause of clauses) {
+    if (clause.length === 0 || clause.includes('')) continue;
+    const unique = [...new Set(clause)].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+    const kept = unique.filter(
+      (literal, i) => !unique.slice(0, i).some((shorter) => literal.includes(shorter)),
+    );
+    const key = JSON.stringify(kept);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(kept);
+  }
+  return out;
+}
+
+function cross(left: string[], right: string[]): string[] | null {
+  if (left.length * right.length > maxExact) return null;
+  const out: string[] = [];
+  for (const a of left) for (const b of right) out.push(a + b);
+  return [...new Set(out)];
+}
+
+// The clause a part contributes when only one can be kept (an alternation takes one per branch):
+// its exact set, or the clause whose shortest literal is longest.
+function bestClause(info: Info): string[] | null {
+  if (info.exact) return info.exact.includes('') ? null : info.exact;
+  let best: string[] | null = null;
+  let bestScore = -1;
+  for (const clause of minimize(info.clauses)) {
+    const score = Math.min(...clause.map((literal) => literal.length));
+    if (score > bestScore) {
+      best = clause;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+function concatenate(parts: Info[]): Info {
+  const clauses: string[][] = [];
+  let current: string[] = [''];
+  let allExact = true;
+  const flush = () => {
+    if (!current.includes('')) clauses.push(current);
+    current = [''];
+  };
+  for (const part of parts) {
+    if (part.exact) {
+      const product = cross(current, part.exact);
+      if (product === null) {
+        allExact = false;
+        flush();
+        current = part.exact;
+      } else current = product;
+      continue;
+    }
+    allExact = false;
+    flush();
+    clauses.push(...part.clauses);
+  }
+  if (allExact) return { exact: current, clauses: [] };
+  flush();
+  return { exact: null, clauses };
+}
+
+function alternate(branches: Info[]): Info {
+  if (branches.length === 1) return branches[0] as Info;
+  if (branches.every((branch) => branch.exact)) {
+    const union = [...new Set(branches.flatMap((branch) => branch.exact as string[]))];
+    if (union.length <= maxExact) return { exact: union, clauses: [] };
+    return union.includes('') ? unknown : { exact: null, clauses: [union] };
+  }
+  const union: string[] = [];
+  for (const branch of branches) {
+    const clause = bestClause(branch);
+    if (clause === null) return unknown;
+    union.push(...clause);
+  }
+  return { exact: null, clauses: [union] };
+}
+
+function repeat(part: Info, min: number, max: number): Info {
+  if (min === 0) {
+    if (max === 1 && part.exact && part.exact.length < maxExact) {
+      return { exact: [...new Set(['', ...part.exact])], clauses: [] };
+    }
+    return unknown;
+  }
+  if (part.exact && min === max) {
+    let product: string[] | null = [''];
+    for (let i = 0; i < min && product !== null; i++) product = cross(product, part.exact);
+    if (product !== null) return { exact: product, clauses: [] };
+  }
+  // One copy at least: whatever one copy requires, the repetition requires.
+  return { exact: null, clauses: part.exact ? [part.exact] : part.clauses };
+}
+
+/** A recursive-descent reader of the regex subset registries use (JavaScript syntax, no `u` flag). */
+class PatternReader {
+  private at = 0;
+
+  constructor(
+    private readonly source: string,
+    private readonly ignoreCase: boolean,
+  ) {}
+
+  atEnd(): boolean {
+    return this.at >= this.source.length;
+  }
+
+  readAlternation(): Info {
+    const branches = [this.readSequence()];
+    while (this.source[this.at] === '|') {
+      this.at++;
+      branches.push(this.readSequence());
+    }
+    return alternate(branches);
+  }
+
+  private readSequence(): Info {
+    const parts: Info[] = [];
+    while (!this.atEnd() && this.source[this.at] !== '|' && this.source[this.at] !== ')') {
+      const atom = this.readAtom();
+      parts.push(this.readQuantifier(atom));
+    }
+    return concatenate(parts);
+  }
+
+  private readQuantifier(atom: Info & { zeroWidth?: boolean }): Info {
+    const ch = this.source[this.at];
+    let range: [number, number] | null = null;
+    if (ch === '*') range = [0, Number.POSITIVE_INFINITY];
+    else if (ch === '+') range = [1, Number.POSITIVE_INFINITY];
+    else if (ch === '?') range = [0, 1];
+    else if (ch === '{') {
+      const braces = /^\{(\d+)(,(\d*))?\}/.exec(this.source.slice(this.at));
+      if (braces) {
+        const min = Number(braces[1]);
+        const max =
+          braces[2] === undefined ? min : braces[3] === '' ? Number.POSITIVE_INFINITY : Number(braces[3]);
+        range = [min, max];
+        this.at += braces[0].length - 1;
+      }
+    }
+    if (range === null) return atom;
+    this.at++;
+    if (this.source[this.at] === '?') this.at++; // lazy: the same strings
+    if (atom.zeroWidth) return empty;
+    return repeat(atom, range[0], range[1]);
+  }
+
+  private readAtom(): Info & { zeroWidth?: boolean } {
+    const ch = this.source[this.at] as string;
+    switch (ch) {
+      case '(':
+        return this.readGroup();
+      case '[':
+        this.skipClass();
+        return unknown;
+      case '.':
+        this.at++;
+        return unknown;
+      case '^':
+      case '$':
+        this.at++;
+        return { ...empty, zeroWidth: true };
+      case '\\':
+        return this.readEscape();
+      case '*':
+      case '+':
+      case '?':
+        throw new Unreadable(`nothing to repeat at ${this.at}`);
+      default:
+        this.at++;
+        return this.literal(ch);
+    }
+  }
+
+  private literal(ch: string): Info {
+    if (breakCharacters.has(ch)) return unknown;
+    if (this.ignoreCase) {
+      // Case folding outside ASCII differs between toLowerCase and the regex engine.
+      if (ch.charCodeAt(0) > 0x7f) return unknown;
+      return { exact: [ch.toLowerCase()], clauses: [] };
+    }
+    return { exact: [ch], clauses: [] };
+  }
+
+  private readGroup(): Info & { zeroWidth?: boolean } {
+    const rest = this.source.slice(this.at);
+    const lookaround = /^\(\?(=|!|<=|<!)/.exec(rest);
+    const named = /^\(\?<[A-Za-z_$][\w$]*>/.exec(rest);
+    let open: number;
+    if (lookaround) open = lookaround[0].length;
+    else if (named) open = named[0].length;
+    else if (rest.startsWith('(?:')) open = 3;
+    else if (rest.startsWith('(?')) throw new Unreadable(`group syntax at ${this.at}`);
+    else open = 1;
+    this.at += open;
+    const inner = this.readAlternation();
+    if (this.source[this.at] !== ')') throw new Unreadable(`unclosed group at ${this.at}`);
+    this.at++;
+    // A lookaround matches no characters: the text on either side stays adjacent.
+    if (lookaround) return { ...empty, zeroWidth: true };
+    return inner;
+  }
+
+  private skipClass(): void {
+    this.at++;
+    if (this.source[this.at] === '^') this.at++;
+    // In JavaScript a `]` right after `[` closes an empty class: no special case.
+    while (!this.atEnd() && this.source[this.at] !== ']') {
+      if (this.source[this.at] === '\\') this.at++;
+      this.at++;
+    }
+    if (this.atEnd()) throw new Unreadable('unclosed class');
+    this.at++;
+  }
+
+  private readEscape(): Info & { zeroWidth?: boolean } {
+    const next = this.source[this.at + 1];
+    if (next === undefined) throw new Unreadable('trailing backslash');
+    this.at += 2;
+    if (next === 'b' || next === 'B') return { ...empty, zeroWidth: true };
+    if (/[dDwWsStnrvf0-9]/.test(next)) return unknown; // classes, controls, backreferences
+    if (/[A-Za-z]/.test(next)) {
+      // \k<name>, \cX, \xHH, \uHHHH, \p…: read as "any character" after skipping what they hold.
+      if (next === 'k' && this.source[this.at] === '<') {
+        const close = this.source.indexOf('>', this.at);
+        if (close < 0) throw new Unreadable('unclosed \\k<');
+        this.at = close + 1;
+        return unknown;
+      }
+      if (next === 'x') this.at += 2;
+      else if (next === 'u') this.at += 4;
+      else if (next === 'c') this.at += 1;
+      return unknown;
+    }
+    return this.literal(next);
+  }
+}
