@@ -1,8 +1,9 @@
 import { bashInput, cannotJudge, deny, type HookInput, none, type Verdict } from '@kit/gate-approval';
-import { hasStructure, parse } from '@kit/shell-segments';
+import { parse } from '@kit/shell-segments';
 import type { GuardContext } from './context.ts';
 import type { Hit } from './hit.ts';
 import { chooseLogPath, sessionIdPattern } from './log-path.ts';
+import { decideWithoutParser } from './precheck.ts';
 import { buildReasonText, guardName } from './reasons.ts';
 import { loadRegistry, type Registry } from './registry.ts';
 import { rewriteFor } from './rewrites.ts';
@@ -17,15 +18,6 @@ import { listWrites } from './writes.ts';
 
 /** How many command lines deep the rules look (bash -c "eval '…'" is two). */
 const maxNesting = 4;
-
-/**
- * True when a command needs the parser at all. Without | & ; ( ) ` or a line break it is one simple
- * command, and one simple command cannot lose a status (in the background too, it is its own last
- * statement); only a `$PIPESTATUS` read is left to find.
- */
-export function needsParser(command: string): boolean {
-  return hasStructure(command) || command.includes('PIPESTATUS');
-}
 
 /** The first rule that fires on a parsed command, in the spec's order; null when none does (or the override silences). */
 export function findFirstHit(unit: Unit, runInBackground: boolean): Hit | null | 'override' {
@@ -66,17 +58,16 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
   try {
     const bash = bashInput(input);
     if (bash === null) return none();
-    if (!needsParser(bash.command)) return none();
+    const quiet = decideWithoutParser(bash.command, input, context);
+    if (quiet !== null) return quiet;
     const outcome = parse(bash.command, { maxNesting });
     if (!outcome.ok) return cannotJudge(outcome.reason);
     const unit = buildUnit(outcome.value, registryFor(input, context));
     const hit = findFirstHit(unit, bash.run_in_background === true);
     if (hit === null || hit === 'override') return none();
-    const text = buildReasonText(hit, {
-      rewrite: rewriteFor(hit, () => chooseLogPath(scratchpadFor(input, context))),
-      writes: listWrites(unit),
-    });
-    return deny(guardName, text, hit.rule);
+    const rewrite = rewriteFor(hit, () => chooseLogPath(scratchpadFor(input, context)));
+    const text = buildReasonText(hit, { rewrite, writes: listWrites(unit) });
+    return deny(guardName, text, hit.rule, rewrite === null ? undefined : { rewrite });
   } catch (error) {
     return cannotJudge(`threw: ${error instanceof Error ? error.message : String(error)}`);
   }

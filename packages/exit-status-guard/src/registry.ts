@@ -1,6 +1,7 @@
 import { isJsonObject, type Outcome, type TextFileProblem } from '@kit/fail-open';
 import shippedRegistry from '../exit-status-guard.json' with { type: 'json' };
-import { checkedPattern, type Pattern, trustedPattern } from './pattern.ts';
+import { checkedPattern, literalsOfPattern, type Pattern, trustedPattern } from './pattern.ts';
+import type { RequiredLiterals } from './required-literals.ts';
 import { shippedLiterals } from './shipped-literals.ts';
 
 /** The four lists of a registry, in the order a segment is screened. */
@@ -160,14 +161,22 @@ export function compileRegistry(
   return registry;
 }
 
+/** The registry files of one call, read and parsed but not compiled: what loadRegistry compiles and the pre-check reads. */
+export interface RegistryFiles {
+  base: RegistryFile;
+  project: RegistryFile | null;
+  sources: RegistrySources;
+  problems: RegistryProblem[];
+}
+
 /**
- * Resolves and compiles the registry of one call. The base is the shipped file, or the file named by
+ * Resolves the registry files of one call. The base is the shipped file, or the file named by
  * EXIT_STATUS_GUARD_REGISTRY (1.x: PIPE_GUARD_REGISTRY), which replaces it. The project file is the
  * first that exists of `.claude/exit-status-guard.json` and `.claude/pipe-guard.json` under
- * CLAUDE_PROJECT_DIR (else the payload cwd): one file, never merged with the other. Its lists are
- * appended, or replace the base with `replace: true`. An unreadable or non-object file counts as `{}`.
+ * CLAUDE_PROJECT_DIR (else the payload cwd): one file, never merged with the other. An unreadable
+ * or non-object file counts as `{}`.
  */
-export function loadRegistry(environment: RegistryEnvironment): Registry {
+export function readRegistryFiles(environment: RegistryEnvironment): RegistryFiles {
   const problems: RegistryProblem[] = [];
   let base = shippedRegistryFile();
   let baseSource = 'shipped';
@@ -199,12 +208,69 @@ export function loadRegistry(environment: RegistryEnvironment): Registry {
       break;
     }
   }
-  return compileRegistry(
+  return {
     base,
     project,
-    { base: baseSource, project: projectSource, replaced: false },
+    sources: { base: baseSource, project: projectSource, replaced: project?.replace === true },
     problems,
-  );
+  };
+}
+
+/**
+ * Resolves and compiles the registry of one call (see readRegistryFiles): the project file's lists
+ * are appended to the base, or replace it with `replace: true`.
+ */
+export function loadRegistry(environment: RegistryEnvironment): Registry {
+  const files = readRegistryFiles(environment);
+  return compileRegistry(files.base, files.project, { ...files.sources, replaced: false }, files.problems);
+}
+
+// The lists whose patterns can make a rule fire: exempt only ever silences.
+const triggerLists = ['gates', 'mutators', 'restores'] as const;
+const literalsCache = new Map<string, RequiredLiterals | null>();
+let shippedTriggers: (RequiredLiterals | null)[] | undefined;
+
+function literalsOfString(pattern: string): RequiredLiterals | null {
+  if (Object.hasOwn(shippedLiterals, pattern)) return shippedLiterals[pattern] ?? null;
+  let literals = literalsCache.get(pattern);
+  if (literals === undefined) {
+    literals = literalsOfPattern(pattern);
+    if (literalsCache.size < 4096) literalsCache.set(pattern, literals);
+  }
+  return literals;
+}
+
+function triggersOfFile(file: RegistryFile): (RequiredLiterals | null)[] {
+  const out: (RequiredLiterals | null)[] = [];
+  for (const list of triggerLists) {
+    const patterns: unknown = file[list];
+    if (!Array.isArray(patterns)) continue; // not a list: compiled as none
+    // A pattern that is not a string is dropped by compileRegistry: it can never match.
+    for (const pattern of patterns) if (typeof pattern === 'string') out.push(literalsOfString(pattern));
+  }
+  return out;
+}
+
+/**
+ * The required literals of every gate, mutator and restore pattern the call's registry holds (the
+ * pre-check's triggers); the shipped registry's come from the build-time table.
+ */
+export function triggerLiterals(files: RegistryFiles): (RequiredLiterals | null)[] {
+  const replaced = files.project?.replace === true;
+  let base: (RequiredLiterals | null)[] = [];
+  if (!replaced) {
+    if (files.base === shippedRegistryFile()) shippedTriggers ??= triggersOfFile(files.base);
+    base =
+      files.base === shippedRegistryFile()
+        ? (shippedTriggers as (RequiredLiterals | null)[])
+        : triggersOfFile(files.base);
+  }
+  return files.project ? [...base, ...triggersOfFile(files.project)] : base;
+}
+
+/** The same triggers for a registry already compiled (a context that brings its own). */
+export function triggerLiteralsOfRegistry(registry: Registry): (RequiredLiterals | null)[] {
+  return triggerLists.flatMap((list) => registry[list].map((pattern) => pattern.literals));
 }
 
 // A probe that throws has a file it cannot read: unreadable, never absent.

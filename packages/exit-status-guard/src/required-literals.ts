@@ -11,14 +11,22 @@
  * understand gives `null` ("no literal known": always test, always parse), never a guess.
  */
 
-/** Every clause must have one of its literals in the text; no clauses: no requirement. */
+/**
+ * Every clause must have one of its literals in the text; no clauses: no requirement. A literal
+ * may start and/or end with `wordEdge`: there it must stand at a word's edge in the text (see
+ * `occursIn`), as the pattern put it after `^` or a space, or before `$` or a space.
+ */
 export interface RequiredLiterals {
   clauses: string[][];
   ignoreCase: boolean; // literals are lower case; compare with the text lower-cased
 }
 
-// Characters a literal never holds: they can separate words, or the pre-check deletes them.
-const breakCharacters = new Set([' ', '\t', '\n', '\r', '\v', '\f', "'", '"', '\\', '$', '`']);
+/** Marks a literal's end that must stand at a word's edge. */
+export const wordEdge = '\u0001';
+
+// Characters a literal never holds: they can separate words, or the pre-check deletes them. A
+// space is not one: it becomes a word edge between two literals.
+const breakCharacters = new Set(['\t', '\n', '\r', '\v', '\f', "'", '"', '\\', '$', '`', wordEdge]);
 // A cross product larger than this is flushed as a clause of its own and restarted.
 const maxExact = 64;
 
@@ -30,6 +38,7 @@ interface Info {
 
 const unknown: Info = { exact: null, clauses: [] };
 const empty: Info = { exact: [''], clauses: [] };
+const edge: Info = { exact: [wordEdge], clauses: [] };
 
 class Unreadable extends Error {}
 
@@ -44,7 +53,7 @@ export function requiredLiterals(source: string, flags: string): RequiredLiteral
     const reader = new PatternReader(source, ignoreCase);
     const info = reader.readAlternation();
     if (!reader.atEnd()) return null;
-    return { clauses: minimize(info.exact ? [info.exact] : info.clauses), ignoreCase };
+    return { clauses: minimize(info.exact ? clausesOfSet(info.exact) : info.clauses), ignoreCase };
   } catch (error) {
     if (error instanceof Unreadable) return null;
     throw error;
@@ -63,21 +72,110 @@ export function mayMatch(
   if (literals === null) return true;
   const haystack = literals.ignoreCase ? lowerText() : text;
   for (const clause of literals.clauses) {
-    if (!clause.some((literal) => haystack.includes(literal))) return false;
+    if (!clause.some((literal) => occursIn(literal, haystack))) return false;
   }
   return true;
 }
 
-// Drops clauses an empty literal satisfies, literals that contain a shorter one of the same
-// clause (the shorter is found wherever the longer is), and repeated clauses.
+// A character that continues a word on its left or right side in the pre-check's text. Nothing the
+// guard does to a head puts `-` beside a word's edge, nor `.` before its start (a tool's basename
+// follows a `/`); a `.` or `@` may follow its end (`pnpm.exe`, `prettier@3`), so there they are edges.
+function continuesWord(code: number, before: boolean): boolean {
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 95 || // _
+    code === 45 || // -
+    (before && code === 46) // .
+  );
+}
+
+/**
+ * True when the literal stands in the text, at a word's edge where it is marked so: a marked start
+ * follows no letter, digit, `_`, `-` or `.`; a marked end is followed by no letter, digit, `_` or `-`.
+ */
+export function occursIn(literal: string, text: string): boolean {
+  const atStart = literal.startsWith(wordEdge);
+  const atEnd = literal.length > 1 && literal.endsWith(wordEdge);
+  if (!atStart && !atEnd) return text.includes(literal);
+  const core = literal.slice(atStart ? 1 : 0, atEnd ? -1 : undefined);
+  for (let at = text.indexOf(core); at >= 0; at = text.indexOf(core, at + 1)) {
+    if (atStart && at > 0 && continuesWord(text.charCodeAt(at - 1), true)) continue;
+    const after = at + core.length;
+    if (atEnd && after < text.length && continuesWord(text.charCodeAt(after), false)) continue;
+    return true;
+  }
+  return false;
+}
+
+/** A literal without its edge marks. */
+export function coreOf(literal: string): string {
+  return literal.replaceAll(wordEdge, '');
+}
+
+// The pieces a matched string requires: the runs between its edges (a space or an anchor in the
+// pattern), each marked at the edges it touches. Words apart in a head may stand apart in the text
+// (`cargo 2>&1 test`), so no literal spans an edge.
+function piecesOf(string: string): string[] {
+  const parts = string.split(wordEdge);
+  const pieces: string[] = [];
+  parts.forEach((part, i) => {
+    if (part === '') return;
+    pieces.push(`${i > 0 ? wordEdge : ''}${part}${i < parts.length - 1 ? wordEdge : ''}`);
+  });
+  return pieces;
+}
+
+function scoreOf(literal: string): number {
+  const core = coreOf(literal);
+  return core.length + (literal.length - core.length) * 1.5;
+}
+
+function bestPiece(string: string): string | null {
+  let best: string | null = null;
+  for (const piece of piecesOf(string)) if (best === null || scoreOf(piece) > scoreOf(best)) best = piece;
+  return best;
+}
+
+/**
+ * A set of strings (one of which a match contains) as clauses: clause i holds each string's i-th
+ * piece, for every i all of them have (counted from the front, and from the back when their counts
+ * differ); a string with no piece gives none.
+ */
+function clausesOfSet(strings: string[]): string[][] {
+  const pieces = strings.map(piecesOf);
+  const fewest = Math.min(...pieces.map((each) => each.length));
+  const clauses: string[][] = [];
+  for (let i = 0; i < fewest; i++) clauses.push(pieces.map((each) => each[i] as string));
+  if (pieces.some((each) => each.length !== fewest)) {
+    for (let i = 1; i <= fewest; i++) clauses.push(pieces.map((each) => each[each.length - i] as string));
+  }
+  return clauses;
+}
+
+/** One clause for a set, as an alternation needs it (each string's best piece); null when a string has none. */
+function singleClauseOf(strings: string[]): string[] | null {
+  const clause: string[] = [];
+  for (const string of strings) {
+    const piece = bestPiece(string);
+    if (piece === null) return null;
+    clause.push(piece);
+  }
+  return clause;
+}
+
+// Drops clauses an empty literal satisfies, literals that contain a weaker one of the same clause
+// (a shorter one, or the same without an edge mark: found wherever the stronger is), and repeats.
 function minimize(clauses: string[][]): string[][] {
   const seen = new Set<string>();
   const out: string[][] = [];
   for (const clause of clauses) {
-    if (clause.length === 0 || clause.includes('')) continue;
+    if (clause.length === 0 || clause.some((literal) => coreOf(literal) === '')) continue;
     const unique = [...new Set(clause)].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
     const kept = unique.filter(
-      (literal, i) => !unique.slice(0, i).some((shorter) => literal.includes(shorter)),
+      (literal, i) =>
+        !unique.slice(0, i).some((weaker) => literal.includes(coreOf(weaker)) && covers(weaker, literal)),
     );
     const key = JSON.stringify(kept);
     if (seen.has(key)) continue;
@@ -87,21 +185,42 @@ function minimize(clauses: string[][]): string[][] {
   return out;
 }
 
+// True when every text holding `stronger` also holds `weaker` (its core inside the other's, and no
+// edge mark the other lacks at the same place).
+function covers(weaker: string, stronger: string): boolean {
+  const core = coreOf(weaker);
+  const strongCore = coreOf(stronger);
+  if (!strongCore.includes(core)) return false;
+  const startMarked = weaker.startsWith(wordEdge);
+  const endMarked = weaker.length > 1 && weaker.endsWith(wordEdge);
+  // Marked at both edges, the weaker is a whole word: only the same whole word holds it.
+  if (startMarked && endMarked) return stronger === weaker;
+  if (startMarked && !(stronger.startsWith(wordEdge) && strongCore.startsWith(core))) return false;
+  if (endMarked && !(stronger.length > 1 && stronger.endsWith(wordEdge) && strongCore.endsWith(core)))
+    return false;
+  return true;
+}
+
 function cross(left: string[], right: string[]): string[] | null {
   if (left.length * right.length > maxExact) return null;
   const out: string[] = [];
-  for (const a of left) for (const b of right) out.push(a + b);
+  for (const a of left) for (const b of right) out.push((a + b).replace(/\u0001\u0001+/g, wordEdge));
   return [...new Set(out)];
 }
 
+// A string of only edges matches the empty string as far as literals go.
+function isVoid(string: string): boolean {
+  return coreOf(string) === '';
+}
+
 // The clause a part contributes when only one can be kept (an alternation takes one per branch):
-// its exact set, or the clause whose shortest literal is longest.
+// its exact set, or the clause least likely to be met by chance: long literals, and few of them.
 function bestClause(info: Info): string[] | null {
-  if (info.exact) return info.exact.includes('') ? null : info.exact;
+  if (info.exact) return info.exact.some(isVoid) ? null : singleClauseOf(info.exact);
   let best: string[] | null = null;
-  let bestScore = -1;
+  let bestScore = Number.NEGATIVE_INFINITY;
   for (const clause of minimize(info.clauses)) {
-    const score = Math.min(...clause.map((literal) => literal.length));
+    const score = Math.min(...clause.map(scoreOf)) - Math.log2(clause.length);
     if (score > bestScore) {
       best = clause;
       bestScore = score;
@@ -115,7 +234,7 @@ function concatenate(parts: Info[]): Info {
   let current: string[] = [''];
   let allExact = true;
   const flush = () => {
-    if (!current.includes('')) clauses.push(current);
+    if (!current.some(isVoid)) clauses.push(...clausesOfSet(current));
     current = [''];
   };
   for (const part of parts) {
@@ -142,7 +261,8 @@ function alternate(branches: Info[]): Info {
   if (branches.every((branch) => branch.exact)) {
     const union = [...new Set(branches.flatMap((branch) => branch.exact as string[]))];
     if (union.length <= maxExact) return { exact: union, clauses: [] };
-    return union.includes('') ? unknown : { exact: null, clauses: [union] };
+    const clause = union.some(isVoid) ? null : singleClauseOf(union);
+    return clause === null ? unknown : { exact: null, clauses: [clause] };
   }
   const union: string[] = [];
   for (const branch of branches) {
@@ -166,7 +286,8 @@ function repeat(part: Info, min: number, max: number): Info {
     if (product !== null) return { exact: product, clauses: [] };
   }
   // One copy at least: whatever one copy requires, the repetition requires.
-  return { exact: null, clauses: part.exact ? [part.exact] : part.clauses };
+  if (part.exact) return { exact: null, clauses: part.exact.some(isVoid) ? [] : clausesOfSet(part.exact) };
+  return { exact: null, clauses: part.clauses };
 }
 
 /** A recursive-descent reader of the regex subset registries use (JavaScript syntax, no `u` flag). */
@@ -236,8 +357,9 @@ class PatternReader {
         return unknown;
       case '^':
       case '$':
+        // The head's start or end: a word's edge wherever the head stands in a text.
         this.at++;
-        return { ...empty, zeroWidth: true };
+        return { ...edge, zeroWidth: true };
       case '\\':
         return this.readEscape();
       case '*':
@@ -251,6 +373,7 @@ class PatternReader {
   }
 
   private literal(ch: string): Info {
+    if (ch === ' ') return edge; // words are joined by one space: an edge on either side
     if (breakCharacters.has(ch)) return unknown;
     if (this.ignoreCase) {
       // Case folding outside ASCII differs between toLowerCase and the regex engine.

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { literalsOfPattern, translatePattern } from '../src/pattern.ts';
+import { parse, unwrapLaunchers, walkSegments } from '@kit/shell-segments';
 import { mayMatch, requiredLiterals } from '../src/required-literals.ts';
+import { cases } from './cases.ts';
 import { shippedLiterals } from '../src/shipped-literals.ts';
 
 const readShippedFile = () =>
@@ -11,34 +13,52 @@ const readShippedFile = () =>
     unknown
   >;
 
-const clausesOf = (pattern: string) => literalsOfPattern(pattern)?.clauses ?? null;
+// ‹ and › show a word edge a literal must stand at: ‹make› is `make` as a whole word.
+const shown = (literal: string) => literal.replace(/^\u0001/, '‹').replace(/\u0001$/, '›');
+const clausesOf = (pattern: string) =>
+  literalsOfPattern(pattern)?.clauses.map((clause) => clause.map(shown)) ?? null;
 
 describe('the literals a pattern requires', () => {
   const rows: [string, string[][] | null][] = [
-    ['^make( |$)', [['make']]],
-    ['^(\\S*/)?g?make( |$)', [['make']]],
-    ['^cargo (test|build)( |$)', [['cargo'], ['test', 'build']]],
-    ['^(npm|pnpm) test', [['npm'], ['test']]],
+    ['^make( |$)', [['‹make›']]],
+    ['^(\\S*/)?g?make( |$)', [['make›']]],
+    ['^cargo (test|build)( |$)', [['‹cargo›'], ['‹test›', '‹build›']]],
+    ['^(npm|pnpm) test', [['‹npm›', '‹pnpm›'], ['‹test']]],
     ['^(\\.{1,2}/)*(scripts|bin)/\\S+', [['bin/', 'scripts/']]],
-    ['^yarn$', [['yarn']]],
+    ['^yarn$', [['‹yarn›']]],
     ['^a+b', [['a'], ['b']]],
-    ['^(ab){2}c', [['ababc']]],
-    ['^go\\.mod', [['go.mod']]],
-    ['^x(?=y)z', [['xz']]],
-    ['^x\\bz', [['xz']]],
-    ['^a.b', [['a'], ['b']]],
+    ['^(ab){2}c', [['‹ababc']]],
+    ['^go\\.mod', [['‹go.mod']]],
+    ['^x(?=y)z', [['‹xz']]],
+    ['^x\\bz', [['‹xz']]],
+    ['^a.b', [['‹a'], ['b']]],
     ['^[ab]c', [['c']]],
-    ['(?i)^Make', [['make']]],
-    ['^(a|)b', [['b']]],
+    ['(?i)^Make', [['‹make']]],
+    ['^(a|)b', [['‹b', '‹ab']]],
     ['^(a|b*)c', [['c']]],
-    ['^(?:deploy|builds submit)', [['builds', 'deploy']]],
-    ['^"quoted" x', [['quoted'], ['x']]],
-    ['^a\\$b', [['a'], ['b']]],
+    [
+      '^(?:deploy|builds submit)',
+      [
+        ['‹deploy', '‹builds›'],
+        ['‹deploy', '‹submit'],
+      ],
+    ],
+    ['^"quoted" x', [['quoted'], ['‹x']]],
+    ['^a\\$b', [['‹a'], ['b']]],
     ['^\\s*', []],
     ['.*', []],
     ['^[[:space:]]+make', [['make']]],
-    ['^(?P<tool>make) (?P=tool)$', [['make']]],
-    ['^a\\\\Ab', [['a'], ['Ab']]],
+    ['^(?P<tool>make) (?P=tool)$', [['‹make›']]],
+    ['^a\\\\Ab', [['‹a'], ['Ab']]],
+    ['^git( -C \\S+)* push', [['‹git'], ['‹push']]],
+    [
+      '^a ?b',
+      [
+        ['‹a›', '‹ab'],
+        ['‹b', '‹ab'],
+      ],
+    ],
+    ['^cargo (t|test)( |$)', [['‹cargo›'], ['‹t›', '‹test›']]],
   ];
   test.for(rows)('%s requires %j', ([pattern, clauses]) => {
     expect(clausesOf(pattern)).toEqual(clauses);
@@ -55,6 +75,20 @@ describe('the literals a pattern requires', () => {
     expect(literalsOfPattern('(?i)^über')).toEqual({ clauses: [['ber']], ignoreCase: true });
   });
 
+  test('a marked edge must be a word edge of the text', () => {
+    const whole = { clauses: [['\u0001make\u0001']], ignoreCase: false };
+    expect(
+      ['make', 'cd x && make -j8', 'x/make', 'make.exe', 'make@4', 'A=make', '(make)'].map((t) =>
+        mayMatch(whole, t),
+      ),
+    ).toEqual([true, true, true, true, true, true, true]);
+    expect(
+      ['remake', 'gmake check', 'makes', 'make_x', 'make9', 'make-x', 'x-make', '.make'].map((t) =>
+        mayMatch(whole, t),
+      ),
+    ).toEqual([false, false, false, false, false, false, false, false]);
+  });
+
   test('mayMatch: every clause needs one literal; null always may', () => {
     const literals = { clauses: [['make'], ['check', 'test']], ignoreCase: false };
     expect(mayMatch(literals, 'make check')).toBe(true);
@@ -65,6 +99,35 @@ describe('the literals a pattern requires', () => {
 });
 
 describe('the shipped table', () => {
+  test('never rejects a head its regex matches: every head of the corpus and the table', () => {
+    const corpusFile = new URL('../../../corpus/agent-commands.jsonl', import.meta.url);
+    const commands = [
+      ...readFileSync(corpusFile, 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => (JSON.parse(line) as { command: string }).command),
+      ...cases.flatMap((row) => row.commands),
+    ];
+    const heads = new Set<string>();
+    for (const command of commands) {
+      const outcome = parse(command, { maxNesting: 4 });
+      if (!outcome.ok) continue;
+      for (const { segment } of walkSegments(outcome.value)) {
+        const words = unwrapLaunchers(segment.argv).head.map((word) => word.value ?? word.text);
+        for (let i = 0; i < words.length; i++) heads.add(words.slice(i).join(' '));
+      }
+    }
+    const wrong: string[] = [];
+    for (const [pattern, literals] of Object.entries(shippedLiterals)) {
+      const translated = translatePattern(pattern);
+      if (!translated.ok) throw new Error(translated.message);
+      const regex = new RegExp(translated.source, translated.flags);
+      for (const head of heads)
+        if (regex.test(head) && !mayMatch(literals, head)) wrong.push(`${pattern} ${head}`);
+    }
+    expect(heads.size).toBeGreaterThan(3000);
+    expect(wrong).toEqual([]);
+  }, 120_000);
   test('holds every shipped pattern, as the build inlines it', () => {
     const shipped = readShippedFile();
     const patterns = ['gates', 'exempt', 'mutators', 'restores'].flatMap(
@@ -90,8 +153,8 @@ const alphabet = ['a', 'b', 'c', 'A', '-', '/', '.', ' ', ':', '"', "'", '$', '\
 const escapeChar = (ch: string) => (/[\\^$.*+?()[\]{}|/-]/.test(ch) ? `\\${ch}` : ch);
 
 const literalNode: fc.Arbitrary<Sample> = fc
-  .constantFrom(...alphabet)
-  .map((ch) => ({ source: escapeChar(ch), sample: fc.constant(ch) }));
+  .oneof(fc.constantFrom(...alphabet), fc.constantFrom('ab', 'abc', 'ba', 'a b', 'b a'))
+  .map((text) => ({ source: [...text].map(escapeChar).join(''), sample: fc.constant(text) }));
 const classNode: fc.Arbitrary<Sample> = fc.constantFrom<Sample>(
   { source: '[ab]', sample: fc.constantFrom('a', 'b') },
   { source: '\\S', sample: fc.constantFrom('a', '-', '/', 'é') },
@@ -144,18 +207,19 @@ test('property: whatever the regex matches meets its required literals', () => {
           source: fc.constant(regex.source),
           sample: regex.sample,
           anchored: fc.boolean(),
+          anchoredEnd: fc.boolean(),
           ignoreCase: fc.boolean(),
           upper: fc.array(fc.boolean(), { minLength: 1, maxLength: 5 }),
           before: fc.string({ maxLength: 3 }),
           after: fc.string({ maxLength: 3 }),
         }),
       ),
-      ({ source, sample, anchored, ignoreCase, upper, before, after }) => {
-        const pattern = `${ignoreCase ? '(?i)' : ''}${anchored ? '^' : ''}${source}`;
+      ({ source, sample, anchored, anchoredEnd, ignoreCase, upper, before, after }) => {
+        const pattern = `${ignoreCase ? '(?i)' : ''}${anchored ? '^' : ''}${source}${anchoredEnd ? '$' : ''}`;
         const translated = translatePattern(pattern);
         if (!translated.ok) throw new Error(translated.message);
         const regex = new RegExp(translated.source, translated.flags);
-        const text = `${anchored ? '' : before}${ignoreCase ? caseChanged(sample, upper) : sample}${after}`;
+        const text = `${anchored ? '' : before}${ignoreCase ? caseChanged(sample, upper) : sample}${anchoredEnd ? '' : after}`;
         expect(regex.test(text), `${pattern} on ${JSON.stringify(text)}`).toBe(true);
         const literals = requiredLiterals(translated.source, translated.flags);
         expect(
