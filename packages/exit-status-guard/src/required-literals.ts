@@ -204,8 +204,14 @@ function covers(weaker: string, stronger: string): boolean {
 function cross(left: string[], right: string[]): string[] | null {
   if (left.length * right.length > maxExact) return null;
   const out: string[] = [];
-  for (const a of left) for (const b of right) out.push((a + b).replace(/\u0001\u0001+/g, wordEdge));
+  for (const a of left) for (const b of right) out.push(collapseEdges(a + b));
   return [...new Set(out)];
+}
+
+function collapseEdges(string: string): string {
+  let out = string;
+  while (out.includes(wordEdge + wordEdge)) out = out.replaceAll(wordEdge + wordEdge, wordEdge);
+  return out;
 }
 
 // A string of only edges matches the empty string as far as literals go.

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { literalsOfPattern, translatePattern } from '../src/pattern.ts';
 import { parse, unwrapLaunchers, walkSegments } from '@kit/shell-segments';
-import { mayMatch, requiredLiterals } from '../src/required-literals.ts';
+import { coreOf, mayMatch, requiredLiterals } from '../src/required-literals.ts';
 import { cases } from './cases.ts';
 import { shippedLiterals } from '../src/shipped-literals.ts';
 
@@ -14,7 +14,8 @@ const readShippedFile = () =>
   >;
 
 // ‹ and › show a word edge a literal must stand at: ‹make› is `make` as a whole word.
-const shown = (literal: string) => literal.replace(/^\u0001/, '‹').replace(/\u0001$/, '›');
+const shown = (literal: string) =>
+  `${literal.startsWith('\u0001') ? '‹' : ''}${coreOf(literal)}${literal.length > 1 && literal.endsWith('\u0001') ? '›' : ''}`;
 const clausesOf = (pattern: string) =>
   literalsOfPattern(pattern)?.clauses.map((clause) => clause.map(shown)) ?? null;
 
