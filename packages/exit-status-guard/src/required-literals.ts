@@ -50,7 +50,7 @@ export function requiredLiterals(source: string, flags: string): RequiredLiteral
   if (/[^imsdgy]/.test(flags)) return null;
   const ignoreCase = flags.includes('i');
   try {
-    const reader = new PatternReader(source, ignoreCase);
+    const reader = new PatternReader(withLeadingPathAsEdge(source), ignoreCase);
     const info = reader.readAlternation();
     if (!reader.atEnd()) return null;
     return { clauses: minimize(info.exact ? clausesOfSet(info.exact) : info.clauses), ignoreCase };
@@ -58,6 +58,15 @@ export function requiredLiterals(source: string, flags: string): RequiredLiteral
     if (error instanceof Unreadable) return null;
     throw error;
   }
+}
+
+// `^(\S*/)?make` and `^(\.{1,2}/)*scripts/`: what follows the optional path starts the head or
+// follows a `/`, a word's edge either way; the registry's most common opening reads as `^`.
+function withLeadingPathAsEdge(source: string): string {
+  for (const opening of ['^(\\S*/)?', '^(\\.{1,2}/)*']) {
+    if (source.startsWith(opening)) return `^${source.slice(opening.length)}`;
+  }
+  return source;
 }
 
 /**
@@ -132,9 +141,15 @@ function scoreOf(literal: string): number {
   return core.length + (literal.length - core.length) * 1.5;
 }
 
+// The piece to keep when a string can keep one: its first (in a head, the tool's name, which a
+// text holds far less often than a subcommand such as `build` or `package`), unless that is a
+// single character.
 function bestPiece(string: string): string | null {
+  const pieces = piecesOf(string);
+  const first = pieces[0];
+  if (first !== undefined && coreOf(first).length > 1) return first;
   let best: string | null = null;
-  for (const piece of piecesOf(string)) if (best === null || scoreOf(piece) > scoreOf(best)) best = piece;
+  for (const piece of pieces) if (best === null || scoreOf(piece) > scoreOf(best)) best = piece;
   return best;
 }
 
@@ -220,9 +235,12 @@ function isVoid(string: string): boolean {
 }
 
 // The clause a part contributes when only one can be kept (an alternation takes one per branch):
-// its exact set, or the clause least likely to be met by chance: long literals, and few of them.
+// its exact set; else its first clause (in a head, the tool's name), unless a literal of it is a
+// single character; else the clause least likely to be met by chance: long literals, few of them.
 function bestClause(info: Info): string[] | null {
   if (info.exact) return info.exact.some(isVoid) ? null : singleClauseOf(info.exact);
+  const [first] = minimize(info.clauses);
+  if (first !== undefined && first.every((literal) => coreOf(literal).length > 1)) return first;
   let best: string[] | null = null;
   let bestScore = Number.NEGATIVE_INFINITY;
   for (const clause of minimize(info.clauses)) {

@@ -22,10 +22,11 @@ const clausesOf = (pattern: string) =>
 describe('the literals a pattern requires', () => {
   const rows: [string, string[][] | null][] = [
     ['^make( |$)', [['‹make›']]],
-    ['^(\\S*/)?g?make( |$)', [['make›']]],
+    ['^(\\S*/)?g?make( |$)', [['‹make›', '‹gmake›']]],
     ['^cargo (test|build)( |$)', [['‹cargo›'], ['‹test›', '‹build›']]],
     ['^(npm|pnpm) test', [['‹npm›', '‹pnpm›'], ['‹test']]],
-    ['^(\\.{1,2}/)*(scripts|bin)/\\S+', [['bin/', 'scripts/']]],
+    ['^(\\.{1,2}/)*(scripts|bin)/\\S+', [['‹bin/', '‹scripts/']]],
+    ['^x(\\S*/)?make', [['‹x'], ['make']]],
     ['^yarn$', [['‹yarn›']]],
     ['^a+b', [['a'], ['b']]],
     ['^(ab){2}c', [['‹ababc']]],
@@ -209,18 +210,22 @@ test('property: whatever the regex matches meets its required literals', () => {
           sample: regex.sample,
           anchored: fc.boolean(),
           anchoredEnd: fc.boolean(),
+          path: fc.option(fc.constantFrom('', 'a/', 'a.b/c/', './', '../'), { nil: undefined }),
           ignoreCase: fc.boolean(),
           upper: fc.array(fc.boolean(), { minLength: 1, maxLength: 5 }),
           before: fc.string({ maxLength: 3 }),
           after: fc.string({ maxLength: 3 }),
         }),
       ),
-      ({ source, sample, anchored, anchoredEnd, ignoreCase, upper, before, after }) => {
-        const pattern = `${ignoreCase ? '(?i)' : ''}${anchored ? '^' : ''}${source}${anchoredEnd ? '$' : ''}`;
+      ({ source, sample, anchored, anchoredEnd, path, ignoreCase, upper, before, after }) => {
+        // A leading optional path, as most shipped patterns open: `^(\S*/)?make`, `^(\.{1,2}/)*bin/`.
+        const opening = path === undefined ? '' : path.startsWith('.') ? '(\\.{1,2}/)*' : '(\\S*/)?';
+        const pattern = `${ignoreCase ? '(?i)' : ''}${anchored || path !== undefined ? '^' : ''}${opening}${source}${anchoredEnd ? '$' : ''}`;
         const translated = translatePattern(pattern);
         if (!translated.ok) throw new Error(translated.message);
         const regex = new RegExp(translated.source, translated.flags);
-        const text = `${anchored ? '' : before}${ignoreCase ? caseChanged(sample, upper) : sample}${anchoredEnd ? '' : after}`;
+        const body = ignoreCase ? caseChanged(sample, upper) : sample;
+        const text = `${anchored || path !== undefined ? '' : before}${path ?? ''}${body}${anchoredEnd ? '' : after}`;
         expect(regex.test(text), `${pattern} on ${JSON.stringify(text)}`).toBe(true);
         const literals = requiredLiterals(translated.source, translated.flags);
         expect(
