@@ -150,6 +150,7 @@ export const headRows: HeadRow[] = [
       'vitest --watch',
       'npx playwright show-report',
       'bun run src/server.ts',
+      'bun run . session start',
       'node server.js',
       'npm ls react',
       'npm outdated',
