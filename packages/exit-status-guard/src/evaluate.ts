@@ -3,9 +3,8 @@ import { parse } from '@kit/shell-segments';
 import type { GuardContext } from './context.ts';
 import type { Hit } from './hit.ts';
 import { chooseLogPath, sessionIdPattern } from './log-path.ts';
-import { decideWithoutParser } from './precheck.ts';
+import { precheckCall } from './precheck.ts';
 import { buildReasonText, guardName } from './reasons.ts';
-import { loadRegistry, type Registry } from './registry.ts';
 import { rewriteFor } from './rewrites.ts';
 import { findLostBackground } from './rules/lost-background.ts';
 import { findOverride } from './rules/override.ts';
@@ -31,13 +30,6 @@ export function findFirstHit(unit: Unit, runInBackground: boolean): Hit | null |
   );
 }
 
-function registryFor(input: HookInput, context: GuardContext): Registry {
-  return (
-    context.registry ??
-    loadRegistry({ env: context.env, cwd: input.cwd || context.cwd, readText: context.readText })
-  );
-}
-
 function scratchpadFor(input: HookInput, context: GuardContext): string | null {
   const sessionId = input.session_id;
   if (typeof sessionId !== 'string' || !sessionIdPattern.test(sessionId)) return null;
@@ -58,11 +50,11 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
   try {
     const bash = bashInput(input);
     if (bash === null) return none();
-    const quiet = decideWithoutParser(bash.command, input, context);
-    if (quiet !== null) return quiet;
+    const precheck = precheckCall(bash.command, input, context);
+    if (precheck.decided) return precheck.decided;
     const outcome = parse(bash.command, { maxNesting });
     if (!outcome.ok) return cannotJudge(outcome.reason);
-    const unit = buildUnit(outcome.value, registryFor(input, context));
+    const unit = buildUnit(outcome.value, precheck.registry());
     const hit = findFirstHit(unit, bash.run_in_background === true);
     if (hit === null || hit === 'override') return none();
     const rewrite = rewriteFor(hit, () => chooseLogPath(scratchpadFor(input, context)));

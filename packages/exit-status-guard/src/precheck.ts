@@ -1,7 +1,14 @@
 import { type HookInput, none, type Verdict } from '@kit/gate-approval';
 import { hasStructure } from '@kit/shell-segments';
 import type { GuardContext } from './context.ts';
-import { readRegistryFiles, triggerLiterals, triggerLiteralsOfRegistry } from './registry.ts';
+import {
+  compileRegistryFiles,
+  type Registry,
+  type RegistryFiles,
+  readRegistryFiles,
+  triggerLiterals,
+  triggerLiteralsOfRegistry,
+} from './registry.ts';
 import { coreOf, mayMatch, occursIn, type RequiredLiterals } from './required-literals.ts';
 
 /**
@@ -79,27 +86,35 @@ export function precheckCommand(
 }
 
 /**
- * The pre-check of one call with the registry it is judged with: a no-opinion verdict that says
- * how it was decided (`{ parser: false, precheck }`), or null to parse, after noting why on the
- * call's trace (`{ parser: true, precheck, word? }` through `context.note`).
+ * How the pre-check left one call: decided (a no-opinion verdict), or to be parsed, with the
+ * call's registry. The registry files are read at most once per call: the pre-check reads them
+ * when it needs their literals, and `registry()` compiles what it read (or reads them then).
  */
-export function decideWithoutParser(
-  command: string,
-  input: HookInput,
-  context: GuardContext,
-): Verdict | null {
+export type CallPrecheck = { decided: Verdict } | { decided: null; registry: () => Registry };
+
+/**
+ * The pre-check of one call with the registry it is judged with: a no-opinion verdict that says
+ * how it was decided (`{ parser: false, precheck }`), or the call's registry to parse with, after
+ * noting why on the call's trace (`{ parser: true, precheck, word? }` through `context.note`).
+ */
+export function precheckCall(command: string, input: HookInput, context: GuardContext): CallPrecheck {
+  let files: RegistryFiles | undefined;
+  const filesOfCall = () => {
+    files ??= readRegistryFiles({
+      env: context.env,
+      cwd: input.cwd || context.cwd,
+      readText: context.readText,
+    });
+    return files;
+  };
   const found = precheckCommand(command, () =>
-    context.registry
-      ? triggerLiteralsOfRegistry(context.registry)
-      : triggerLiterals(
-          readRegistryFiles({ env: context.env, cwd: input.cwd || context.cwd, readText: context.readText }),
-        ),
+    context.registry ? triggerLiteralsOfRegistry(context.registry) : triggerLiterals(filesOfCall()),
   );
-  if (found.silent) return none({ parser: false, precheck: found.by });
+  if (found.silent) return { decided: none({ parser: false, precheck: found.by }) };
   context.note?.({
     parser: true,
     precheck: found.by,
     ...(found.by === 'gate-word' ? { word: found.word } : {}),
   });
-  return null;
+  return { decided: null, registry: () => context.registry ?? compileRegistryFiles(filesOfCall()) };
 }

@@ -221,7 +221,11 @@ export function readRegistryFiles(environment: RegistryEnvironment): RegistryFil
  * are appended to the base, or replace it with `replace: true`.
  */
 export function loadRegistry(environment: RegistryEnvironment): Registry {
-  const files = readRegistryFiles(environment);
+  return compileRegistryFiles(readRegistryFiles(environment));
+}
+
+/** Compiles registry files already read (readRegistryFiles): the base, then the project file's lists. */
+export function compileRegistryFiles(files: RegistryFiles): Registry {
   return compileRegistry(files.base, files.project, { ...files.sources, replaced: false }, files.problems);
 }
 

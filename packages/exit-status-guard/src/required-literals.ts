@@ -240,7 +240,7 @@ function isVoid(string: string): boolean {
 function bestClause(info: Info): string[] | null {
   if (info.exact) return info.exact.some(isVoid) ? null : singleClauseOf(info.exact);
   const [first] = minimize(info.clauses);
-  if (first !== undefined && first.every((literal) => coreOf(literal).length > 1)) return first;
+  if (first?.every((literal) => coreOf(literal).length > 1)) return first;
   let best: string[] | null = null;
   let bestScore = Number.NEGATIVE_INFINITY;
   for (const clause of minimize(info.clauses)) {

@@ -114,23 +114,44 @@ describe('what the pre-check decides', () => {
   test('the registry the call is judged with: a project gate is a trigger, replace: true drops the shipped ones', () => {
     const project = (file: object) =>
       contextWithFiles({ '/p/.claude/exit-status-guard.json': JSON.stringify(file) });
-    const decide = (command: string, context = fakeContext()) => {
+    const judge = (command: string, context = fakeContext()) => {
       const notes: Record<string, unknown>[] = [];
       const verdict = evaluate(bashCall(command, { cwd: '/p' }), { ...context, note: (f) => notes.push(f) });
       return { verdict: verdict.kind, fields: { ...Object.assign({}, ...notes), ...verdict.fields } };
     };
-    expect(decide('mytool run | tail', project({ gates: ['^mytool( |$)'] }))).toMatchObject({
+    expect(judge('mytool run | tail', project({ gates: ['^mytool( |$)'] }))).toMatchObject({
       verdict: 'deny',
       fields: { parser: true, precheck: 'gate-word', word: 'mytool', rewrite: expect.any(String) },
     });
-    expect(decide('make check | tail', project({ replace: true, gates: ['^mytool( |$)'] }))).toEqual({
+    expect(judge('make check | tail', project({ replace: true, gates: ['^mytool( |$)'] }))).toEqual({
       verdict: 'none',
       fields: { parser: false, precheck: 'no-gate-word' },
     });
-    expect(decide('ls | wc -l', project({ gates: ['^(?=x)'] })).fields).toEqual({
+    expect(judge('ls | wc -l', project({ gates: ['^(?=x)'] })).fields).toEqual({
       parser: true,
       precheck: 'opaque-pattern',
     });
+  });
+  test('the registry files are read once per call: the pre-check reads them, the rules use what it read', () => {
+    const readsOf = (command: string) => {
+      const asked: string[] = [];
+      const inner = contextWithFiles({ '/p/.claude/exit-status-guard.json': '{"gates":["^mytool( |$)"]}' });
+      const context = fakeContext({
+        readText: (path) => {
+          asked.push(path);
+          return inner.readText(path);
+        },
+      });
+      const verdict = evaluate(bashCall(command, { cwd: '/p' }), context);
+      return { verdict: verdict.kind, asked };
+    };
+    expect(readsOf('mytool run | tail')).toEqual({
+      verdict: 'deny',
+      asked: ['/p/.claude/exit-status-guard.json'],
+    });
+    expect(readsOf('ls | wc -l')).toEqual({ verdict: 'none', asked: ['/p/.claude/exit-status-guard.json'] });
+    // No structure: decided before any file is asked for.
+    expect(readsOf('mytool run')).toEqual({ verdict: 'none', asked: [] });
   });
 });
 
