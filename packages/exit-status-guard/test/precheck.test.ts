@@ -6,12 +6,12 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { guardDefinition } from '../src/guard.ts';
 import { evaluate } from '../src/index.ts';
-import { findFirstHit } from '../src/evaluate.ts';
+import { decide } from '../src/decide.ts';
 import { compilePattern, type Pattern } from '../src/pattern.ts';
 import { normalizeForLiterals, precheckCommand } from '../src/precheck.ts';
 import { loadRegistry, type Registry, readRegistryFiles, triggerLiterals } from '../src/registry.ts';
 import { coreOf, type RequiredLiterals } from '../src/required-literals.ts';
-import { buildUnit } from '../src/unit.ts';
+import { readShells } from '../src/shell.ts';
 import { cases } from './cases.ts';
 import { bashCall, contextWithFiles, fakeContext, noFiles } from './fake-context.ts';
 
@@ -40,11 +40,10 @@ const shippedTriggers = triggerLiterals(readRegistryFiles({ env: {}, cwd: '/p', 
 function fullVerdicts(command: string, judgedWith: Registry = registry): ('deny' | 'silent')[] {
   const outcome = parse(command, { maxNesting: 4 });
   if (!outcome.ok) return ['silent', 'silent'];
-  const unit = buildUnit(outcome.value, judgedWith);
-  return [false, true].map((background) => {
-    const hit = findFirstHit(unit, background);
-    return hit === null || hit === 'override' ? 'silent' : 'deny';
-  });
+  const top = readShells(outcome.value, judgedWith);
+  return (['foreground', 'background-task'] as const).map((mode) =>
+    decide({ top, mode }).kind === 'deny' ? 'deny' : 'silent',
+  );
 }
 
 /** Commands the pre-check calls silent although the full evaluation denies them (in either background mode). */
