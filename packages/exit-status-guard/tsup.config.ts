@@ -1,11 +1,18 @@
 import type { Options } from 'tsup';
 import { bin, hookBundle, library } from '../../tsup.base.ts';
+import { inlineShippedLiterals } from './literals-plugin.ts';
 
 // Annotated rather than `defineConfig(...)`: isolatedDeclarations cannot infer a default export's type.
-// The shipped registry is imported as JSON, so both the library and the hook bundle carry it inline.
+// The shipped registry is imported as JSON, so both the library and the hook bundle carry it inline;
+// its required literals are computed here, at build time (literals-plugin.ts).
+const withLiterals = (options: Options): Options => ({
+  ...options,
+  esbuildPlugins: [...(options.esbuildPlugins ?? []), inlineShippedLiterals],
+});
+
 const config: Options[] = [
-  library(['src/index.ts']),
-  bin(['src/cli.ts']),
-  hookBundle({ hook: 'src/hook.ts' }),
+  withLiterals(library(['src/index.ts'])),
+  withLiterals(bin(['src/cli.ts'])),
+  withLiterals(hookBundle({ hook: 'src/hook.ts' })),
 ];
 export default config;

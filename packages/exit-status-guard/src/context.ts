@@ -5,6 +5,7 @@ import {
   type Outcome,
   readTextFile,
   type TextFileProblem,
+  type TraceFields,
   tempFolderOf,
 } from '@kit/fail-open';
 import type { Registry } from './registry.ts';
@@ -22,15 +23,18 @@ export interface GuardContext {
   findScratchpad: (sessionId: string, projectDir: string) => string | null;
   /** A compiled registry to judge with as is (skips resolution): tests and library users. */
   registry?: Registry;
+  /** Adds named fields to the call's trace line and explain's JSON (the runtime's `note`); optional. */
+  note?: (fields: TraceFields) => void;
 }
 
 /** The real probes behind evaluate: the runtime's env, the process cwd, the file system. */
-export function realContext(runtime: Pick<HookRuntime, 'env'>): GuardContext {
+export function realContext(runtime: Pick<HookRuntime, 'env' | 'note'>): GuardContext {
   return {
     env: runtime.env,
     cwd: process.cwd(),
     readText: readTextFile,
     findScratchpad: findScratchpad(runtime.env),
+    ...(runtime.note ? { note: runtime.note } : {}),
   };
 }
 

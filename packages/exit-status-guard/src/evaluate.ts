@@ -1,10 +1,11 @@
 import { bashInput, cannotJudge, deny, type HookInput, none, type Verdict } from '@kit/gate-approval';
-import { hasStructure, parse } from '@kit/shell-segments';
+import { parse } from '@kit/shell-segments';
 import type { GuardContext } from './context.ts';
 import { decide } from './decide.ts';
 import { chooseLogPath, type LogPath, sessionIdPattern } from './log-path.ts';
+import { precheckCall } from './precheck.ts';
 import { buildReasonText, guardName } from './reasons.ts';
-import { loadRegistry, type Registry } from './registry.ts';
+import type { Registry } from './registry.ts';
 import { type Rejudged, settleRewrite } from './rewrite/settle.ts';
 import type { CallMode, LogPathProbe } from './rule.ts';
 import { readShells } from './shell.ts';
@@ -12,15 +13,6 @@ import { listWrites } from './writes.ts';
 
 /** How many command lines deep the rules look (bash -c "eval '…'" is two). */
 const maxNesting = 4;
-
-/**
- * True when a command needs the parser at all. Without | & ; ( ) ` or a line break it is one simple
- * command, and one simple command cannot lose a status (in the background too, it is its own last
- * statement); only a `$PIPESTATUS` read is left to find.
- */
-export function needsParser(command: string): boolean {
-  return hasStructure(command) || command.includes('PIPESTATUS');
-}
 
 /** The guard's verdict on a suggested command, with the same registry and call mode. */
 function rejudge(text: string, registry: Registry, mode: CallMode, logPath: LogPathProbe): Rejudged {
@@ -30,13 +22,6 @@ function rejudge(text: string, registry: Registry, mode: CallMode, logPath: LogP
   return decision.kind === 'deny'
     ? { kind: 'deny', rewrite: decision.denial.rewrite(logPath) }
     : { kind: 'silent' };
-}
-
-function registryFor(input: HookInput, context: GuardContext): Registry {
-  return (
-    context.registry ??
-    loadRegistry({ env: context.env, cwd: input.cwd || context.cwd, readText: context.readText })
-  );
 }
 
 function scratchpadFor(input: HookInput, context: GuardContext): string | null {
@@ -60,10 +45,11 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
     const bash = bashInput(input);
     if (bash === null) return none();
     // ── the no-parser decision: one call, decided before parsing ──
-    if (!needsParser(bash.command)) return none();
+    const precheck = precheckCall(bash.command, input, context);
+    if (precheck.decided) return precheck.decided;
     const outcome = parse(bash.command, { maxNesting });
     if (!outcome.ok) return cannotJudge(outcome.reason);
-    const registry = registryFor(input, context);
+    const registry = precheck.registry();
     const top = readShells(outcome.value, registry);
     const mode: CallMode = bash.run_in_background === true ? 'background-task' : 'foreground';
     const decision = decide({ top, mode });
@@ -81,7 +67,7 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
       rewrite: rewrite.ok ? rewrite.value : null,
       writes: listWrites(top),
     });
-    return deny(guardName, text, denial.rule);
+    return deny(guardName, text, denial.rule, rewrite.ok ? { rewrite: rewrite.value } : undefined);
   } catch (error) {
     return cannotJudge(`threw: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -1,3 +1,5 @@
+import { headForms } from './head-forms.ts';
+import type { Pattern } from './pattern.ts';
 import type { Registry } from './registry.ts';
 
 /** Later words that make a segment a capability probe: never a gate, never a state change. `-v` is not one. */
@@ -24,9 +26,18 @@ export interface HeadRole {
   screen: Screen | null;
 }
 
-/** The structural screen a head's words fall under, if any (the same for every tool: no per-tool rows). */
+/**
+ * The structural screen a head's words fall under, if any (the same for every tool: no per-tool
+ * rows). A probe flag that takes a value is no probe: `cargo install x --version "^2"` installs.
+ */
 export function screenOf(words: readonly string[]): 'probe' | 'read' | null {
-  if (words.slice(1).some((word) => probeFlags.has(word))) return 'probe';
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i] as string;
+    if (!probeFlags.has(word)) continue;
+    const next = words[i + 1];
+    if (word.startsWith('-') && next !== undefined && !next.startsWith('-')) continue;
+    return 'probe';
+  }
   for (const word of words.slice(2)) {
     if (word.startsWith('-')) break;
     if (readVerbs.has(word)) return 'read';
@@ -36,27 +47,37 @@ export function screenOf(words: readonly string[]): 'probe' | 'read' | null {
 
 const nothing = { gate: false, mutator: false, restore: false };
 
-function matchesAny(patterns: readonly RegExp[], head: string): boolean {
-  for (const pattern of patterns) {
-    pattern.lastIndex = 0;
-    if (pattern.test(head)) return true;
+function matchesAny(patterns: readonly Pattern[], heads: readonly string[]): boolean {
+  for (const head of heads) {
+    let lower: string | undefined;
+    const lowerHead = () => {
+      lower ??= head.toLowerCase();
+      return lower;
+    };
+    for (const pattern of patterns) if (pattern.test(head, lowerHead)) return true;
   }
   return false;
 }
 
-/** Classifies a head given as its words; exempt wins over gates and mutators. */
+/**
+ * Classifies a head given as its words. Each list is matched against every form of the head (as
+ * written, by its tool's name, behind a package runner: see headForms), and the screens read the
+ * command as it runs (the last form); exempt wins over gates and mutators.
+ */
 export function roleOfHead(words: readonly string[], registry: Registry): HeadRole {
   const head = words.join(' ');
   if (head === '') return { head, ...nothing, screen: null };
-  const screen = screenOf(words);
+  const forms = headForms(words);
+  const screen = screenOf(forms[forms.length - 1] as string[]);
   if (screen) return { head, ...nothing, screen };
-  if (matchesAny(registry.exempt, head)) return { head, ...nothing, screen: 'exempt' };
-  const mutator = matchesAny(registry.mutators, head);
+  const heads = forms.map((form) => form.join(' '));
+  if (matchesAny(registry.exempt, heads)) return { head, ...nothing, screen: 'exempt' };
+  const mutator = matchesAny(registry.mutators, heads);
   return {
     head,
-    gate: matchesAny(registry.gates, head),
+    gate: matchesAny(registry.gates, heads),
     mutator,
-    restore: mutator && matchesAny(registry.restores, head),
+    restore: mutator && matchesAny(registry.restores, heads),
     screen: null,
   };
 }

@@ -1,6 +1,8 @@
 import { isJsonObject, type Outcome, type TextFileProblem } from '@kit/fail-open';
 import shippedRegistry from '../exit-status-guard.json' with { type: 'json' };
-import { compilePattern } from './pattern.ts';
+import { checkedPattern, literalsOfPattern, type Pattern, trustedPattern } from './pattern.ts';
+import type { RequiredLiterals } from './required-literals.ts';
+import { shippedLiterals } from './shipped-literals.ts';
 
 /** The four lists of a registry, in the order a segment is screened. */
 export const registryLists = ['gates', 'exempt', 'mutators', 'restores'] as const;
@@ -34,10 +36,10 @@ export interface RegistrySources {
 
 /** The compiled registry a call is judged with. */
 export interface Registry {
-  gates: RegExp[];
-  exempt: RegExp[];
-  mutators: RegExp[];
-  restores: RegExp[];
+  gates: Pattern[];
+  exempt: Pattern[];
+  mutators: Pattern[];
+  restores: Pattern[];
   problems: RegistryProblem[];
   sources: RegistrySources;
 }
@@ -97,15 +99,19 @@ function joinPath(dir: string, ...parts: string[]): string {
   return [dir.replace(/[\\/]+$/, ''), ...parts].join(sep);
 }
 
-const compiledCache = new Map<string, { regex: RegExp | null; message?: string }>();
+// One Pattern per text for the process: a pattern compiled on first use stays compiled.
+const patternCache = new Map<string, { ok: true; value: Pattern } | { ok: false; message: string }>();
 
-function compileCached(pattern: unknown): { regex: RegExp | null; message?: string } {
+function patternOf(pattern: unknown): { ok: true; value: Pattern } | { ok: false; message: string } {
   const key = typeof pattern === 'string' ? pattern : `\u0000${JSON.stringify(pattern)}`;
-  let hit = compiledCache.get(key);
+  let hit = patternCache.get(key);
   if (!hit) {
-    const outcome = compilePattern(pattern);
-    hit = outcome.ok ? { regex: outcome.regex } : { regex: null, message: outcome.message };
-    if (compiledCache.size < 4096) compiledCache.set(key, hit);
+    // A shipped pattern is known to compile (its test asserts it): no RegExp until a head needs one.
+    hit =
+      typeof pattern === 'string' && Object.hasOwn(shippedLiterals, pattern)
+        ? { ok: true, value: trustedPattern(pattern, shippedLiterals[pattern] ?? null) }
+        : checkedPattern(pattern);
+    if (patternCache.size < 4096) patternCache.set(key, hit);
   }
   return hit;
 }
@@ -115,18 +121,18 @@ function patternsOf(
   list: RegistryList,
   source: string,
   problems: RegistryProblem[],
-): RegExp[] {
+): Pattern[] {
   const raw: unknown = file[list];
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) {
     problems.push({ source, list, message: `"${list}" is not a list` });
     return [];
   }
-  const out: RegExp[] = [];
+  const out: Pattern[] = [];
   for (const pattern of raw) {
-    const { regex, message } = compileCached(pattern);
-    if (regex) out.push(regex);
-    else problems.push({ source, list, pattern: String(pattern), message: `dropped: ${message}` });
+    const outcome = patternOf(pattern);
+    if (outcome.ok) out.push(outcome.value);
+    else problems.push({ source, list, pattern: String(pattern), message: `dropped: ${outcome.message}` });
   }
   return out;
 }
@@ -155,14 +161,22 @@ export function compileRegistry(
   return registry;
 }
 
+/** The registry files of one call, read and parsed but not compiled: what loadRegistry compiles and the pre-check reads. */
+export interface RegistryFiles {
+  base: RegistryFile;
+  project: RegistryFile | null;
+  sources: RegistrySources;
+  problems: RegistryProblem[];
+}
+
 /**
- * Resolves and compiles the registry of one call. The base is the shipped file, or the file named by
+ * Resolves the registry files of one call. The base is the shipped file, or the file named by
  * EXIT_STATUS_GUARD_REGISTRY (1.x: PIPE_GUARD_REGISTRY), which replaces it. The project file is the
  * first that exists of `.claude/exit-status-guard.json` and `.claude/pipe-guard.json` under
- * CLAUDE_PROJECT_DIR (else the payload cwd): one file, never merged with the other. Its lists are
- * appended, or replace the base with `replace: true`. An unreadable or non-object file counts as `{}`.
+ * CLAUDE_PROJECT_DIR (else the payload cwd): one file, never merged with the other. An unreadable
+ * or non-object file counts as `{}`.
  */
-export function loadRegistry(environment: RegistryEnvironment): Registry {
+export function readRegistryFiles(environment: RegistryEnvironment): RegistryFiles {
   const problems: RegistryProblem[] = [];
   let base = shippedRegistryFile();
   let baseSource = 'shipped';
@@ -194,12 +208,73 @@ export function loadRegistry(environment: RegistryEnvironment): Registry {
       break;
     }
   }
-  return compileRegistry(
+  return {
     base,
     project,
-    { base: baseSource, project: projectSource, replaced: false },
+    sources: { base: baseSource, project: projectSource, replaced: project?.replace === true },
     problems,
-  );
+  };
+}
+
+/**
+ * Resolves and compiles the registry of one call (see readRegistryFiles): the project file's lists
+ * are appended to the base, or replace it with `replace: true`.
+ */
+export function loadRegistry(environment: RegistryEnvironment): Registry {
+  return compileRegistryFiles(readRegistryFiles(environment));
+}
+
+/** Compiles registry files already read (readRegistryFiles): the base, then the project file's lists. */
+export function compileRegistryFiles(files: RegistryFiles): Registry {
+  return compileRegistry(files.base, files.project, { ...files.sources, replaced: false }, files.problems);
+}
+
+// The lists whose patterns can make a rule fire: exempt only ever silences.
+const triggerLists = ['gates', 'mutators', 'restores'] as const;
+const literalsCache = new Map<string, RequiredLiterals | null>();
+let shippedTriggers: (RequiredLiterals | null)[] | undefined;
+
+function literalsOfString(pattern: string): RequiredLiterals | null {
+  if (Object.hasOwn(shippedLiterals, pattern)) return shippedLiterals[pattern] ?? null;
+  let literals = literalsCache.get(pattern);
+  if (literals === undefined) {
+    literals = literalsOfPattern(pattern);
+    if (literalsCache.size < 4096) literalsCache.set(pattern, literals);
+  }
+  return literals;
+}
+
+function triggersOfFile(file: RegistryFile): (RequiredLiterals | null)[] {
+  const out: (RequiredLiterals | null)[] = [];
+  for (const list of triggerLists) {
+    const patterns: unknown = file[list];
+    if (!Array.isArray(patterns)) continue; // not a list: compiled as none
+    // A pattern that is not a string is dropped by compileRegistry: it can never match.
+    for (const pattern of patterns) if (typeof pattern === 'string') out.push(literalsOfString(pattern));
+  }
+  return out;
+}
+
+/**
+ * The required literals of every gate, mutator and restore pattern the call's registry holds (the
+ * pre-check's triggers); the shipped registry's come from the build-time table.
+ */
+export function triggerLiterals(files: RegistryFiles): (RequiredLiterals | null)[] {
+  const replaced = files.project?.replace === true;
+  let base: (RequiredLiterals | null)[] = [];
+  if (!replaced) {
+    if (files.base === shippedRegistryFile()) shippedTriggers ??= triggersOfFile(files.base);
+    base =
+      files.base === shippedRegistryFile()
+        ? (shippedTriggers as (RequiredLiterals | null)[])
+        : triggersOfFile(files.base);
+  }
+  return files.project ? [...base, ...triggersOfFile(files.project)] : base;
+}
+
+/** The same triggers for a registry already compiled (a context that brings its own). */
+export function triggerLiteralsOfRegistry(registry: Registry): (RequiredLiterals | null)[] {
+  return triggerLists.flatMap((list) => registry[list].map((pattern) => pattern.literals));
 }
 
 // A probe that throws has a file it cannot read: unreadable, never absent.

@@ -33,6 +33,25 @@ describe('the shared CLI, in process', () => {
     await runCli(guardDefinition, ['explain', 'make check && git push', '--json'], io);
     expect(JSON.parse(io.out())).toMatchObject({ verdict: 'none' });
   });
+  test('explain --json says whether the parser ran, which pre-check decided, and the rewrite', async () => {
+    const explained = async (command: string) => {
+      const io = recordingIO();
+      await runCli(guardDefinition, ['explain', command, '--json'], io);
+      return JSON.parse(io.out());
+    };
+    expect(await explained('make test | tail -5')).toMatchObject({
+      verdict: 'deny',
+      rule: 'piped-gate',
+      parser: true,
+      precheck: 'gate-word',
+      word: 'make',
+      rewrite: expect.stringMatching(/make test > .*out\.log 2>&1; echo "EXIT=\$\?"; tail -5 < /),
+    });
+    expect(await explained('git log --oneline | head -20')).toEqual(
+      expect.objectContaining({ verdict: 'none', parser: false, precheck: 'no-gate-word' }),
+    );
+    expect(await explained('npm test')).toMatchObject({ parser: false, precheck: 'no-structure' });
+  });
 
   const project = tempTree({
     '.claude/exit-status-guard.json': JSON.stringify({ gates: ['^mytool(', '^ok( |$)'] }),

@@ -5,6 +5,7 @@ import { compilePattern, compileRegistry, evaluate, loadRegistry, type RegistryF
 import { translatePosixClasses } from '../src/pattern.ts';
 import { registryLists, shippedRegistryFile } from '../src/registry.ts';
 import { positiveControl } from './cases.ts';
+import { headRows } from './head-rows.ts';
 import { bashCall, contextWithFiles, contextWithRegistry, fakeContext, noFiles } from './fake-context.ts';
 
 const shipped = JSON.parse(
@@ -56,6 +57,9 @@ describe('the shipped registry', () => {
     'terragrunt destroy',
     'pulumi destroy --yes',
     'cdk destroy',
+    'cdktf destroy --auto-approve',
+    'helmfile destroy',
+    'sam delete --no-prompts',
   ];
   const registry = loadRegistry({ env: {}, cwd: '/p', readText: noFiles });
   test.for(restoreSamples)('restore %s is also a mutator', (head) => {
@@ -72,6 +76,36 @@ describe('the shipped registry', () => {
           head,
         ).toBe(true);
     }
+  });
+});
+
+describe('the commands agents really run: each row both ways', () => {
+  const judged = (command: string) => {
+    const verdict = evaluate(bashCall(command), fakeContext());
+    return verdict.kind === 'deny' ? verdict.rule : 'silent';
+  };
+  describe.for(headRows)('$name', ({ checks, notChecks, mutators, notMutators }) => {
+    test.for(checks)('%s | tail -5 is a piped check', (head) =>
+      expect(judged(`${head} 2>&1 | tail -5`)).toBe('piped-gate'),
+    );
+    test.for(notChecks)('%s | tail -5 is not', (head) =>
+      expect(judged(`${head} 2>&1 | tail -5`)).toBe('silent'),
+    );
+    test.for(mutators ?? [])('make check; %s is a state change', (head) =>
+      expect(judged(`make check; ${head}`)).toBe('sequenced-mutator'),
+    );
+    test.for(notMutators ?? [])('make check; %s is not', (head) =>
+      expect(judged(`make check; ${head}`)).toBe('silent'),
+    );
+  });
+  test('every row goes both ways, and no head is listed twice', () => {
+    for (const row of headRows) {
+      expect(row.checks.length, row.name).toBeGreaterThan(0);
+      expect(row.notChecks.length, row.name).toBeGreaterThan(0);
+      expect((row.mutators ?? []).length > 0, row.name).toBe((row.notMutators ?? []).length > 0);
+    }
+    const all = headRows.flatMap((row) => [...row.checks, ...row.notChecks]);
+    expect(all.filter((head, i) => all.indexOf(head) !== i)).toEqual([]);
   });
 });
 

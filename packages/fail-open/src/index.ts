@@ -9,6 +9,10 @@ export type {
   HookRuntime,
   RunHookOptions,
 } from './runtime-types.ts';
+/** Named trace fields, what one holds, and how several sources merge into a trace line. */
+export type { TraceFields, TraceValue } from './trace.ts';
+/** Merges named trace fields (later wins), leaving out reserved names and values that are not TraceValues. */
+export { mergeTraceFields, reservedTraceNames } from './trace.ts';
 /** A parsed JSON object. */
 export type { JsonObject } from './json.ts';
 /** True for a plain JSON object (not an array, not null). */

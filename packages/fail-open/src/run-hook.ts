@@ -1,7 +1,7 @@
 import { isJsonObject } from './json.ts';
 import { readBoundedText } from './read-stdin.ts';
 import type { Evaluate, FailCause, HookOutput, HookRuntime, RunHookOptions } from './runtime-types.ts';
-import { appendTrace } from './trace.ts';
+import { appendTrace, mergeTraceFields, type TraceFields } from './trace.ts';
 import { writeOutput } from './write-output.ts';
 
 const defaultMaxStdinBytes = 4 * 1024 * 1024;
@@ -30,11 +30,15 @@ export async function runHook<I, V, L extends string>(
   const startedTick = process.hrtime.bigint();
   const ownsProcess = options.stdout === undefined;
   const env = options.env ?? process.env;
+  const notes: TraceFields[] = [];
   const runtime: HookRuntime = {
     env,
     raw: '',
     guard: options.guard,
     deadline: startedAt + (options.budgetMs ?? defaultBudgetMs),
+    note: (fields) => {
+      notes.push(fields);
+    },
   };
   let tool: string | null = null;
   let output: HookOutput<L> = noOpinion('encode-failed');
@@ -71,6 +75,7 @@ export async function runHook<I, V, L extends string>(
       verdict: output.verdict,
       ...(recordedCause === undefined ? {} : { cause: recordedCause }),
       ms: Math.round(Number(process.hrtime.bigint() - startedTick) / 1e5) / 10,
+      ...mergeTraceFields([...notes, output.fields]),
     });
   }
 
@@ -180,7 +185,8 @@ function isHookOutput<L extends string>(value: unknown): value is HookOutput<L> 
     typeof value.stderr === 'string' &&
     (value.exitCode === 0 || value.exitCode === 2) &&
     typeof value.verdict === 'string' &&
-    (value.cause === undefined || typeof value.cause === 'string')
+    (value.cause === undefined || typeof value.cause === 'string') &&
+    (value.fields === undefined || isJsonObject(value.fields))
   );
 }
 

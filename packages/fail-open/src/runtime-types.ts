@@ -1,4 +1,5 @@
 import type { JsonObject } from './json.ts';
+import type { TraceFields } from './trace.ts';
 
 /**
  * What one hook call writes, as the protocol's encoder decided. `L` names the protocol's verdicts
@@ -10,6 +11,7 @@ export interface HookOutput<L extends string = string> {
   exitCode: 0 | 2; // 0: no opinion or a deny on stdout; 2: a refusal on stderr
   verdict: L | 'none'; // the verdict's name in the trace; 'none' when the call failed open
   cause?: string; // why there is no opinion, when there is a reason to record
+  fields?: TraceFields; // named fields for the trace line, as the protocol read them off the verdict
 }
 
 /** Why a call failed open. */
@@ -30,6 +32,11 @@ export interface HookRuntime {
   raw: string; // the stdin text as read (when reading failed: the part read before the cap, the budget or the error)
   guard: string;
   deadline: number; // Date.now() value past which the answer is no opinion
+  /**
+   * Adds named fields to this call's trace line (later notes win; a reserved name or a value that
+   * is not a TraceValue is left out). runHook and explain provide it; a runtime built by hand may not.
+   */
+  note?: (fields: TraceFields) => void;
 }
 
 /** The guard's decision function, as runHook calls it: the protocol's input, the runtime. */

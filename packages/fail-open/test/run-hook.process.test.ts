@@ -175,6 +175,29 @@ describe('KIT_HOOKS_TRACE', () => {
     }
   });
 
+  test("named fields: the runtime's notes, then the verdict's own; reserved names and non-values left out", () => {
+    const trace = join(traceDir, 'fields.jsonl');
+    writeFileSync(trace, '');
+    runFixture('notes-fields.mjs', payload, { KIT_HOOKS_TRACE: trace });
+    const [line] = readFileSync(trace, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((each) => JSON.parse(each));
+    const { time, ms, ...rest } = line;
+    expect(typeof ms === 'number' && ms >= 0).toBe(true);
+    expect(new Date(time).toISOString()).toBe(time);
+    expect(rest).toEqual({
+      guard: 'fixture-guard',
+      tool: 'Bash',
+      verdict: 'deny',
+      path: 'in-process',
+      parser: true,
+      rule: 'piped-gate',
+      rewrite: 'make check > log',
+    });
+    expect(Object.keys(line).slice(0, 5)).toEqual(['time', 'guard', 'tool', 'verdict', 'ms']);
+  });
+
   test('a trace that cannot be written is ignored: the deny still prints', () => {
     const notAFolder = join(traceDir, 'plain-file');
     writeFileSync(notAFolder, '');

@@ -64,6 +64,20 @@ describe('claudeCode.encode speaks the PreToolUse protocol', () => {
       cause: 'syntax',
     });
   });
+  test("named fields for the trace: the rule, then the verdict's own; none when there are neither", () => {
+    expect(encodeVerdict(deny('g', 'no', 'piped-gate', { rewrite: 'make check > log' }))).toMatchObject({
+      verdict: 'deny',
+      fields: { rule: 'piped-gate', rewrite: 'make check > log' },
+    });
+    expect(encodeVerdict(refuse('g', 'no', 'strict')).fields).toEqual({ rule: 'strict' });
+    expect(encodeVerdict(none({ precheck: 'no-gate-word', parser: false })).fields).toEqual({
+      precheck: 'no-gate-word',
+      parser: false,
+    });
+    expect(encodeVerdict(cannotJudge('syntax', { parser: true })).fields).toEqual({ parser: true });
+    expect('fields' in encodeVerdict(deny('g', 'no'))).toBe(false);
+    expect(none({ a: 1 })).toEqual({ kind: 'none', fields: { a: 1 } });
+  });
   test('never ask, never allow', () => {
     for (const verdict of [deny('g', 'x'), refuse('g', 'x'), none(), cannotJudge('c')]) {
       const { stdout, stderr } = encodeVerdict(verdict);

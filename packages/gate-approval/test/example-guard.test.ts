@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hookEnv, installedHandler, runHookCommand, tempTree } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
-import { bashPayload, type DoctorLine } from '../src/index.ts';
+import { bashPayload, type DoctorLine, deny } from '../src/index.ts';
 import { cli, makeGuard } from './cli-harness.ts';
 
 const guard = makeGuard();
@@ -199,6 +199,26 @@ describe('explain', () => {
       env: { EXAMPLE_GUARD: 'off' },
     });
     expect(JSON.parse(off.stdout).verdict).toBe('none');
+  });
+  test("named fields: what the guard noted and its verdict's own, in --json and as one text line", async () => {
+    const noting: typeof guard = {
+      ...guard,
+      evaluate: (_input, runtime) => {
+        runtime.note?.({ precheck: 'gate-word', parser: true, verdict: 'not this one' });
+        return deny('example-guard', 'no', 'no-shred', { rewrite: 'rm a.txt' });
+      },
+    };
+    const json = JSON.parse((await cli(noting, ['explain', '--json', 'shred a.txt'], where)).stdout);
+    expect(json).toMatchObject({
+      verdict: 'deny',
+      rule: 'no-shred',
+      precheck: 'gate-word',
+      parser: true,
+      rewrite: 'rm a.txt',
+    });
+    expect((await cli(noting, ['explain', 'shred a.txt'], where)).stdout).toBe(
+      'verdict: deny\nrule:    no-shred\nreason:  example-guard: no\nfields:  {"precheck":"gate-word","parser":true,"rewrite":"rm a.txt"}\n',
+    );
   });
   test('a throwing evaluate: fails open with the message', async () => {
     const throwing = {

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { HookRuntime } from '@kit/fail-open';
+import { type HookRuntime, mergeTraceFields, type TraceFields, type TraceValue } from '@kit/fail-open';
 import type { CliIO, GuardDefinition } from '../guard.ts';
 import type { Verdict } from '../verdict.ts';
 import { parseArgs } from './args.ts';
@@ -14,6 +14,17 @@ type Explanation =
   | { verdict: 'cannotJudge'; cause: string }
   | { verdict: 'fails-open'; cause: string };
 
+// explain's own keys: a named field never replaces one of them.
+const explainKeys: ReadonlySet<string> = new Set([
+  'guard',
+  'input',
+  'cwd',
+  'verdict',
+  'rule',
+  'reason',
+  'cause',
+]);
+
 /** `explain '<command or path>' [--cwd DIR] [--json]`: runs evaluate on a synthetic payload and says what it decided. */
 export async function explainCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
   const parsedArgs = parseArgs(argv, { flags: ['--json'], options: ['--cwd'] });
@@ -27,10 +38,10 @@ export async function explainCommand(guard: GuardDefinition, argv: string[], io:
   }
   const cwd = resolve(io.cwd, parsed.options.get('--cwd') ?? '.');
   const arg = parsed.positionals[0] as string;
-  const explanation = await explain(guard, arg, cwd, io);
+  const { explanation, fields } = await explain(guard, arg, cwd, io);
 
   if (parsed.flags.has('--json')) {
-    say(io, JSON.stringify({ guard: guard.name, input: arg, cwd, ...explanation }));
+    say(io, JSON.stringify({ guard: guard.name, input: arg, cwd, ...explanation, ...fields }));
     return 0;
   }
   switch (explanation.verdict) {
@@ -61,10 +72,18 @@ export async function explainCommand(guard: GuardDefinition, argv: string[], io:
       );
       break;
   }
+  if (Object.keys(fields).length > 0) say(io, `fields:  ${JSON.stringify(fields)}`);
   return 0;
 }
 
-async function explain(guard: GuardDefinition, arg: string, cwd: string, io: CliIO): Promise<Explanation> {
+/** The explanation, and the named fields the guard noted and its verdict carries (as the trace line has them). */
+async function explain(
+  guard: GuardDefinition,
+  arg: string,
+  cwd: string,
+  io: CliIO,
+): Promise<{ explanation: Explanation; fields: Record<string, TraceValue> }> {
+  const notes: TraceFields[] = [];
   let verdict: Verdict;
   try {
     const payload = guard.payloadFor(arg, cwd);
@@ -73,14 +92,25 @@ async function explain(guard: GuardDefinition, arg: string, cwd: string, io: Cli
       raw: JSON.stringify(payload),
       guard: guard.name,
       deadline: Date.now() + explainBudgetMs,
+      note: (fields) => {
+        notes.push(fields);
+      },
     };
     verdict = await guard.evaluate(payload, runtime);
   } catch (error) {
     return {
-      verdict: 'fails-open',
-      cause: `evaluate threw: ${error instanceof Error ? error.message : String(error)}`,
+      explanation: {
+        verdict: 'fails-open',
+        cause: `evaluate threw: ${error instanceof Error ? error.message : String(error)}`,
+      },
+      fields: mergeTraceFields(notes, explainKeys),
     };
   }
+  const fields = mergeTraceFields([...notes, verdict?.fields], explainKeys);
+  return { explanation: explanationOf(verdict), fields };
+}
+
+function explanationOf(verdict: Verdict): Explanation {
   switch (verdict?.kind) {
     case 'deny':
     case 'refuse':

@@ -1,4 +1,10 @@
-import { type HookOutput, type HookProtocol, isJsonObject, type JsonObject } from '@kit/fail-open';
+import {
+  type HookOutput,
+  type HookProtocol,
+  isJsonObject,
+  type JsonObject,
+  type TraceFields,
+} from '@kit/fail-open';
 import type { Verdict } from '../verdict.ts';
 
 // Claude Code's PreToolUse protocol, both ways: the payload it writes on stdin (types, readers,
@@ -133,9 +139,16 @@ function payloadOf(tool: string, toolInput: Record<string, unknown>, options: Pa
 export function encodeVerdict(verdict: Verdict): HookOutput<Verdict['kind']> {
   switch (verdict?.kind) {
     case 'none':
-      return { stdout: '', stderr: '', exitCode: 0, verdict: 'none' };
+      return { stdout: '', stderr: '', exitCode: 0, verdict: 'none', ...fieldsOf(verdict) };
     case 'cannotJudge':
-      return { stdout: '', stderr: '', exitCode: 0, verdict: 'cannotJudge', cause: String(verdict.cause) };
+      return {
+        stdout: '',
+        stderr: '',
+        exitCode: 0,
+        verdict: 'cannotJudge',
+        cause: String(verdict.cause),
+        ...fieldsOf(verdict),
+      };
     case 'deny': {
       const reason = requireReason(verdict);
       const decision = {
@@ -145,15 +158,35 @@ export function encodeVerdict(verdict: Verdict): HookOutput<Verdict['kind']> {
           permissionDecisionReason: reason,
         },
       };
-      return { stdout: `${JSON.stringify(decision)}\n`, stderr: '', exitCode: 0, verdict: 'deny' };
+      return {
+        stdout: `${JSON.stringify(decision)}\n`,
+        stderr: '',
+        exitCode: 0,
+        verdict: 'deny',
+        ...fieldsOf(verdict),
+      };
     }
     case 'refuse':
-      return { stdout: '', stderr: `${requireReason(verdict)}\n`, exitCode: 2, verdict: 'refuse' };
+      return {
+        stdout: '',
+        stderr: `${requireReason(verdict)}\n`,
+        exitCode: 2,
+        verdict: 'refuse',
+        ...fieldsOf(verdict),
+      };
     default:
       throw new TypeError(
         `encodeVerdict: expected a Verdict ({ kind: 'none' | 'deny' | 'refuse' | 'cannotJudge' }), got ${describe(verdict)}`,
       );
   }
+}
+
+/** The trace's named fields of a verdict: its rule, then its own fields; nothing when it has neither. */
+function fieldsOf(verdict: Verdict): { fields?: TraceFields } {
+  const fields: Record<string, TraceFields[string]> = {};
+  if ('rule' in verdict && typeof verdict.rule === 'string') fields.rule = verdict.rule;
+  if (isJsonObject(verdict.fields)) Object.assign(fields, verdict.fields);
+  return Object.keys(fields).length === 0 ? {} : { fields };
 }
 
 function requireReason(verdict: { kind: string; reason: unknown }): string {
