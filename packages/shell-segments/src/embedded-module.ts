@@ -42,8 +42,8 @@ export function isEmbeddedModule(value: unknown): value is EmbeddedModule {
   );
 }
 
-// Bump when the wrapper or the file layout changes: V8 checks only the source's length, not its text.
-const cacheFormat = 3;
+// Bump when the wrapper or the file name's layout changes: V8 checks only the source's length, not its text.
+const cacheFormat = 4;
 
 /** The per-user folder for code caches under the OS temp folder: `kit-code-cache-<uid>`. */
 export function defaultCacheDir(): string {
@@ -92,7 +92,18 @@ function unpack(embedded: EmbeddedModule): string {
 
 function cacheFileName(embedded: EmbeddedModule): string {
   const hash = embedded.sourceHash.replace(/[^0-9a-zA-Z]/g, '').slice(0, 32);
-  return `${embedded.name}-${hash}-f${cacheFormat}-${process.version}-${process.arch}.v8cache`;
+  return `${embedded.name}-${hash}-f${cacheFormat}-${process.version}-${process.arch}-${flagsKey()}.v8cache`;
+}
+
+// V8 rejects a cache made under other flags, and a rejected cache is rewritten: with one file for
+// all flags, one run with a V8 flag (on the command line or in NODE_OPTIONS) made the next plain run
+// compile mvdan-sh from scratch (+500 M instructions), and so on at every switch. So the flags the
+// process started with are part of the name: each set keeps its own cache.
+function flagsKey(): string {
+  const crc32 = crc32OrNone();
+  if (crc32 === undefined) return 'x';
+  const flags = JSON.stringify([process.execArgv, process.env.NODE_OPTIONS ?? '']);
+  return crc32(Buffer.from(flags, 'utf8')).toString(16).padStart(8, '0');
 }
 
 function compile(wrapped: string, filename: string, cachedData: Buffer | undefined): Script {

@@ -64,11 +64,15 @@ describe('loadEmbeddedModule, in process', () => {
     expect(typeof (loaded.exports as { inspect: unknown }).inspect).toBe('function');
   });
 
-  test('saveCodeCache writes one file, named for the source hash, the format, Node and the arch', () => {
+  test('saveCodeCache writes one file, named for the source hash, the format, Node, the arch and the flags', () => {
     const dir = join(tempDir(), 'cache');
     const loaded = loadAndSave(embeddedOf(sourceOf('a'), 'abc123'), dir);
     expect(loaded.usedCodeCache).toBe(false);
-    expect(cacheFiles(dir)).toEqual([`demo-abc123-f3-${process.version}-${process.arch}.v8cache`]);
+    const flags = JSON.stringify([process.execArgv, process.env.NODE_OPTIONS ?? '']);
+    const flagsKey = crc32(Buffer.from(flags)).toString(16).padStart(8, '0');
+    expect(cacheFiles(dir)).toEqual([
+      `demo-abc123-f4-${process.version}-${process.arch}-${flagsKey}.v8cache`,
+    ]);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
   });
 

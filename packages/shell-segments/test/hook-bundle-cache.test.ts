@@ -45,9 +45,19 @@ function tempFolder(): string {
 }
 
 function runHook(temp: string, ...argv: string[]): unknown {
-  const result = spawnSync(process.execPath, [hook, ...argv], {
+  return runHookWith({ temp }, ...argv);
+}
+
+function runHookWith(
+  { temp, nodeArgs = [], nodeOptions }: { temp: string; nodeArgs?: string[]; nodeOptions?: string },
+  ...argv: string[]
+): unknown {
+  const env: Record<string, string | undefined> = { ...process.env, TMPDIR: temp };
+  if (nodeOptions === undefined) delete env.NODE_OPTIONS;
+  else env.NODE_OPTIONS = nodeOptions;
+  const result = spawnSync(process.execPath, [...nodeArgs, hook, ...argv], {
     cwd: join(hook, '..'),
-    env: { ...process.env, TMPDIR: temp },
+    env,
     encoding: 'utf8',
   });
   expect(result.stderr).toBe('');
@@ -75,10 +85,32 @@ test('parses from a bare folder; the first parse writes the code cache, the next
   expect(runHook(temp, 'sudo -u x git push | tail')).toEqual(['git push', 'tail']);
   const [file, ...others] = cacheFilesIn(temp);
   expect(others).toEqual([]);
-  expect(file).toMatch(/mvdan-sh-[0-9a-f]{32}-f\d+-v[\d.]+-\w+\.v8cache$/);
+  expect(file).toMatch(/mvdan-sh-[0-9a-f]{32}-f\d+-v[\d.]+-\w+-[0-9a-f]{8}\.v8cache$/);
   const written = statSync(file as string);
   expect(runHook(temp, 'make check && git push')).toEqual(['make check', 'git push']);
   expect(statSync(file as string).ino).toBe(written.ino); // taken, so not rewritten
+});
+
+// V8 rejects a cache made under other flags; with one file for all, a run with a flag rewrote it
+// and the next plain run compiled mvdan-sh from scratch (+500 M instructions), at every switch.
+test('a run with V8 flags keeps its own cache: the plain cache is neither replaced nor rejected', () => {
+  const temp = tempFolder();
+  runHook(temp, 'a | b');
+  const [plain, ...others] = cacheFilesIn(temp);
+  expect(others).toEqual([]);
+  const written = statSync(plain as string).ino;
+  for (const flagged of [{ nodeArgs: ['--stack-size=900'] }, { nodeOptions: '--max-old-space-size=3000' }]) {
+    expect(runHookWith({ temp, ...flagged }, 'a | b')).toEqual(['a', 'b']);
+    expect(statSync(plain as string).ino).toBe(written);
+  }
+  const inodes = () => new Map(cacheFilesIn(temp).map((file) => [file, statSync(file).ino]));
+  const before = inodes();
+  expect(before.size).toBe(3);
+  // A second round takes every cache as it is (a rejected one would be rewritten: a new inode).
+  expect(runHookWith({ temp, nodeArgs: ['--stack-size=900'] }, 'c | d')).toEqual(['c', 'd']);
+  expect(runHookWith({ temp, nodeOptions: '--max-old-space-size=3000' }, 'c | d')).toEqual(['c', 'd']);
+  expect(runHook(temp, 'c | d')).toEqual(['c', 'd']);
+  expect(inodes()).toEqual(before);
 });
 
 test('a run that never parses does not load mvdan-sh (no cache is written)', () => {
