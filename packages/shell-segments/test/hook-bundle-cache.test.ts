@@ -11,12 +11,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import nodeModule from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'tsup';
-import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { hookBundle } from '../../../tsup.base.ts';
 
-// A guard's hook bundle carries mvdan-sh as text and compiles it on the first parse through V8's
+// A guard's hook bundle carries mvdan-sh as data and compiles it on the first parse through V8's
 // code cache in $TMPDIR/kit-code-cache-<uid>/ (src/embedded-module.ts, hookBundle in tsup.base.ts).
 // Built exactly as a guard builds its hook, copied alone into a bare folder, run as the host does.
 let bundleDir = '';
@@ -68,16 +69,23 @@ function runHookWith(
 const cacheFolder = (temp: string): string => join(temp, `kit-code-cache-${process.getuid?.() ?? 'user'}`);
 const cacheFilesIn = (temp: string): string[] => {
   try {
-    return readdirSync(cacheFolder(temp)).map((name) => join(cacheFolder(temp), name));
+    // mvdan-sh's own cache files; Node's compile cache keeps a folder of its own beside them.
+    return readdirSync(cacheFolder(temp))
+      .filter((name) => name.endsWith('.v8cache'))
+      .map((name) => join(cacheFolder(temp), name));
   } catch {
     return [];
   }
 };
 
-test('the bundle carries mvdan-sh as text, not as code', () => {
+test('the bundle carries its code and mvdan-sh as data after the loader, not as code', () => {
   const text = readFileSync(hook, 'utf8');
-  expect(text).toContain('embedded:"commonjs",name:"mvdan-sh",brotliBase64:"');
+  expect(text.startsWith("'use strict';\n// The start of every kit hook bundle")).toBe(true);
+  expect(text).toMatch(
+    /\n\/\*kit-hook-section:body:[A-Za-z0-9+/=]+\*\/\n\/\*kit-hook-section:mvdan-sh:[A-Za-z0-9+/=]+\*\/\n$/,
+  );
   expect(text).not.toContain('$goVersion'); // mvdan-sh's first line
+  expect(text).not.toContain('embedded:"commonjs"'); // the body's code is in its section, base64
 });
 
 test('parses from a bare folder; the first parse writes the code cache, the next run takes it', () => {
@@ -141,5 +149,65 @@ test('a cache folder another user could write to is left alone', () => {
   mkdirSync(cacheFolder(temp), { mode: 0o777 });
   chmodSync(cacheFolder(temp), 0o777);
   expect(runHook(temp, 'a | b')).toEqual(['a', 'b']);
-  expect(cacheFilesIn(temp)).toEqual([]);
+  expect(readdirSync(cacheFolder(temp))).toEqual([]); // neither mvdan-sh's cache nor Node's
+});
+
+// Node's compile cache (Node 22.1 and later) keeps the bundle's body compiled
+// (packages/fail-open/src/bundle-loader.cjs). What Node did is read from its own debug log.
+// Node 22.1 and later; @types/node here is Node 20's.
+const { enableCompileCache } = nodeModule as { enableCompileCache?: unknown };
+describe.skipIf(typeof enableCompileCache !== 'function')("Node's compile cache for the body", () => {
+  const compileCacheLog = (temp: string, nodeArgs: string[] = []): string => {
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      TMPDIR: temp,
+      NODE_DEBUG_NATIVE: 'COMPILE_CACHE',
+    };
+    delete env.NODE_OPTIONS;
+    delete env.NODE_COMPILE_CACHE;
+    const result = spawnSync(process.execPath, [...nodeArgs, hook, 'a | b'], {
+      cwd: join(hook, '..'),
+      env,
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(0);
+    expect(
+      JSON.parse(result.stdout.slice(result.stdout.lastIndexOf('\n', result.stdout.length - 2) + 1)),
+    ).toEqual(['a', 'b']);
+    return `${result.stdout}${result.stderr}`;
+  };
+  const nodeCacheFolders = (temp: string): string[] =>
+    readdirSync(cacheFolder(temp)).filter((name) => !name.endsWith('.v8cache') && !name.endsWith('.js'));
+  const accepted = (log: string): boolean => log.includes(`for CommonJS ${hook} was accepted`);
+
+  test('the second run takes the body from the cache; a run with a V8 flag keeps its own', () => {
+    const temp = tempFolder();
+    expect(accepted(compileCacheLog(temp))).toBe(false);
+    expect(accepted(compileCacheLog(temp))).toBe(true);
+    const [plain, ...others] = nodeCacheFolders(temp);
+    expect(others).toEqual([]);
+    const plainFiles = () =>
+      readdirSync(join(cacheFolder(temp), plain as string)).map(
+        (name) => statSync(join(cacheFolder(temp), plain as string, name)).ino,
+      );
+    const before = plainFiles();
+    compileCacheLog(temp, ['--stack-size=900']);
+    expect(nodeCacheFolders(temp)).toHaveLength(2);
+    expect(accepted(compileCacheLog(temp))).toBe(true); // the flagged run neither replaced nor spoiled it
+    expect(plainFiles()).toEqual(before);
+  });
+
+  test('a damaged compile cache is not used, and the hook answers as usual', () => {
+    const temp = tempFolder();
+    compileCacheLog(temp);
+    const [folder] = nodeCacheFolders(temp) as [string];
+    for (const name of readdirSync(join(cacheFolder(temp), folder))) {
+      const file = join(cacheFolder(temp), folder, name);
+      const damaged = readFileSync(file);
+      for (let at = 40; at < damaged.length; at += 997) damaged[at] = (damaged[at] as number) ^ 0xff;
+      writeFileSync(file, damaged);
+    }
+    expect(accepted(compileCacheLog(temp))).toBe(false);
+    expect(runHook(temp, 'c | d')).toEqual(['c', 'd']);
+  });
 });
