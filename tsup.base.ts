@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import * as zlib from 'node:zlib';
 import type { Options } from 'tsup';
+import { bundleLoaderSource } from './packages/fail-open/src/bundle-loader.ts';
 
 // One shared build. Each package's tsup.config.ts is a one-liner over these.
 const common = { sourcemap: true, target: 'node20', platform: 'node', splitting: false } as const;
@@ -29,7 +29,8 @@ export const bin = (entry: string[]): Options => ({
 
 const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
 
-type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
+/** An esbuild plugin, as tsup's options take it. */
+export type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 type TsupPlugin = NonNullable<Options['plugins']>[number];
 
 // A hook bundle's data rides after its code, one comment per section: `/*kit-hook-section:<name>:<base64>*/`.
@@ -40,7 +41,7 @@ const sectionMarker = (name: string): string => `/*kit-hook-section:${name}:`;
 type Sections = Map<string, string>;
 
 // Reads one section back from the bundle's own file (the body runs under the bundle's name, see
-// packages/fail-open/src/bundle-loader.cjs). Built from two halves so that the marker never appears
+// packages/fail-open/src/bundle-loader.ts). Built from two halves so that the marker never appears
 // whole in the code itself.
 const readSectionCode = (name: string): string =>
   `function () {
@@ -60,8 +61,8 @@ const readSectionCode = (name: string): string =>
  * literal, even packed (260 KB), it is scanned whenever the function holding it is compiled, which
  * happens on every start; in a comment after the code it costs a tenth of that.
  */
-const embedMvdanAsData = (sections: Sections): EsbuildPlugin => ({
-  name: 'kit-embed-mvdan-as-data',
+const embedMvdanAsData = (sections?: Sections): EsbuildPlugin => ({
+  name: sections === undefined ? 'kit-embed-mvdan-as-text' : 'kit-embed-mvdan-as-data',
   setup(build) {
     build.onResolve({ filter: /(^|[\\/])require-mvdan\.cjs$/ }, (args) => ({
       path: resolve(args.resolveDir, args.path),
@@ -77,7 +78,11 @@ const embedMvdanAsData = (sections: Sections): EsbuildPlugin => ({
           [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length,
         },
       });
-      sections.set('mvdan-sh', packed.toString('base64'));
+      // Standalone (embedMvdanAsText), the packed text stays a string literal in the code.
+      const base64 = packed.toString('base64');
+      sections?.set('mvdan-sh', base64);
+      const readPacked =
+        sections === undefined ? `() => ${JSON.stringify(base64)}` : readSectionCode('mvdan-sh');
       const described = {
         embedded: 'commonjs',
         name: 'mvdan-sh',
@@ -87,7 +92,7 @@ const embedMvdanAsData = (sections: Sections): EsbuildPlugin => ({
       };
       const fields = JSON.stringify(described).slice(1, -1);
       return {
-        contents: `module.exports = function requireMvdan() { return { ${fields}, readPacked: ${readSectionCode('mvdan-sh')} }; };\n`,
+        contents: `module.exports = function requireMvdan() { return { ${fields}, readPacked: ${readPacked} }; };\n`,
         loader: 'js',
         resolveDir: dirname(args.path),
         watchFiles: [sourcePath],
@@ -96,16 +101,17 @@ const embedMvdanAsData = (sections: Sections): EsbuildPlugin => ({
   },
 });
 
-const loaderSource = readFileSync(
-  new URL('./packages/fail-open/src/bundle-loader.cjs', import.meta.url),
-  'utf8',
-);
+/**
+ * The esbuild plugin inside hookBundle, for a build of your own: require-mvdan.cjs becomes mvdan-sh's
+ * packed source, here as a string literal (hookBundle keeps it in a section after the code instead).
+ */
+export const embedMvdanAsText: EsbuildPlugin = embedMvdanAsData();
 
 /**
  * Turns the built bundle into its shipped form: @kit/fail-open's bundle loader, then the bundle's
  * code (the body) as base64 in the `body` section, then the other sections (mvdan-sh's packed
  * source). The loader compiles the body under the bundle's name with Node's compile cache on, so
- * that the cache can keep it compiled (packages/fail-open/src/bundle-loader.cjs).
+ * that the cache can keep it compiled (packages/fail-open/src/bundle-loader.ts).
  */
 const wrapInLoader = (sections: Sections): TsupPlugin => ({
   name: 'kit-wrap-in-loader',
@@ -113,7 +119,7 @@ const wrapInLoader = (sections: Sections): TsupPlugin => ({
     if (!chunk.path.endsWith('.cjs')) return undefined;
     const data: [string, string][] = [['body', Buffer.from(code, 'utf8').toString('base64')], ...sections];
     return {
-      code: `${loaderSource}${data.map(([name, text]) => `${sectionMarker(name)}${text}*/\n`).join('')}`,
+      code: `${bundleLoaderSource}${data.map(([name, text]) => `${sectionMarker(name)}${text}*/\n`).join('')}`,
     };
   },
 });

@@ -44,6 +44,8 @@ export interface RunClaudeOptions {
   /** Merged over baseSettings and passed with --settings (hooks installed by a guard live in the project's own .claude/settings.json). */
   settings?: Record<string, unknown>;
   env?: Record<string, string>; // added to the CLI's environment (TAGOUT_HOOKS_STRICT, PATH, …)
+  /** More CLI arguments after the fixed ones (`--plugin-dir <dir>`, `--include-hook-events`). */
+  args?: string[];
   timeoutMs?: number;
 }
 
@@ -117,6 +119,7 @@ export async function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
       '--output-format',
       'stream-json',
       '--verbose',
+      ...(options.args ?? []),
     ];
     // The CLI keeps sockets and session scratchpads under TMPDIR, and hooks inherit it (roseline-gate
     // keeps its escape markers there): one inside the scratch HOME keeps runs apart and /tmp clean.

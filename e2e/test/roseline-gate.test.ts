@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { runClaude } from '../src/claude.ts';
 import { pathWith } from '../src/environment.ts';
-import { csharpFile, csharpFileMarker, csharpTree } from '../src/guard-cases.ts';
+import { aTurnLater, csharpFile, csharpFileMarker, csharpTree } from '../src/guard-cases.ts';
 import type { ToolCall } from '../src/messages-api.ts';
 import {
   deniedIds,
@@ -27,11 +27,12 @@ describe('roseline-gate, installed with npx from the registry, in a marked C# pr
     const run = await runClaude({
       cwd: installed.project,
       home: await scratchDir('roseline-session'),
-      script: [read, read, read],
+      script: [read, aTurnLater, read, read],
       env: { PATH: pathWith(await stubExecutable('dnx')) },
     });
-    const [first, retry, third] = run.toolResults;
-    expect(run.toolResults, describeRun(run)).toHaveLength(3);
+    const [first, waited, retry, third] = run.toolResults;
+    expect(run.toolResults, describeRun(run)).toHaveLength(4);
+    expect(waited?.isError, describeRun(run)).toBe(false);
     expect(first?.isError).toBe(true);
     expect(first?.text).toMatch(/^PreToolUse:Read hook error: roseline-gate: /);
     expect(first?.text).toContain(csharpFile(installed.project));

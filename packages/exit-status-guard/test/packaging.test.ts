@@ -62,13 +62,15 @@ describe('the packed tarball', () => {
     );
     expect([viaRequire.stdout.trim(), viaImport.stdout.trim()]).toEqual(['function', 'function']);
   });
-  test('only dist, the registry, the README and package.json ship', () => {
+  test('only dist, the plugin, the registry, the README and package.json ship', () => {
     const top = readdirSync(installed).sort();
     expect(
       top.filter(
         (name) =>
           ![
             'dist',
+            '.claude-plugin',
+            'hooks',
             'exit-status-guard.json',
             'package.json',
             'README.md',

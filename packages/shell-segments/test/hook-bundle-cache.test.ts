@@ -15,7 +15,7 @@ import nodeModule from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
-import { hookBundle } from '../../../tsup.base.ts';
+import { embedMvdanAsText, hookBundle } from '../../../tsup.base.ts';
 
 // A guard's hook bundle carries mvdan-sh as data and compiles it on the first parse through V8's
 // code cache in $TMPDIR/kit-code-cache-<uid>/ (src/embedded-module.ts, hookBundle in tsup.base.ts).
@@ -153,7 +153,7 @@ test('a cache folder another user could write to is left alone', () => {
 });
 
 // Node's compile cache (Node 22.1 and later) keeps the bundle's body compiled
-// (packages/fail-open/src/bundle-loader.cjs). What Node did is read from its own debug log.
+// (packages/fail-open/src/bundle-loader.ts). What Node did is read from its own debug log.
 // Node 22.1 and later; @types/node here is Node 20's.
 const { enableCompileCache } = nodeModule as { enableCompileCache?: unknown };
 describe.skipIf(typeof enableCompileCache !== 'function')("Node's compile cache for the body", () => {
@@ -211,3 +211,27 @@ describe.skipIf(typeof enableCompileCache !== 'function')("Node's compile cache 
     expect(runHook(temp, 'c | d')).toEqual(['c', 'd']);
   });
 });
+
+// The preset's plugin on its own (a hook author's build without the kit's loader): the packed
+// source stays a string literal, and the bundle parses from a bare folder as well.
+test('embedMvdanAsText alone: mvdan-sh as a string literal, no loader, parses', async () => {
+  const outDir = mkdtempSync(join(bundleDir, 'plain-'));
+  const base = hookBundle({ hook: join(bundleDir, 'entry.mjs') });
+  await build({
+    ...base,
+    esbuildPlugins: [embedMvdanAsText],
+    plugins: [],
+    outDir,
+    config: false,
+    silent: true,
+  });
+  const text = readFileSync(join(outDir, 'hook.cjs'), 'utf8');
+  expect(text).not.toContain('kit-hook-section:body:');
+  expect(text).toContain('embedded:"commonjs",name:"mvdan-sh"');
+  const temp = tempFolder();
+  const result = spawnSync(process.execPath, [join(outDir, 'hook.cjs'), 'a | b'], {
+    env: { ...process.env, TMPDIR: temp },
+    encoding: 'utf8',
+  });
+  expect([result.status, result.stderr, JSON.parse(result.stdout)]).toEqual([0, '', ['a', 'b']]);
+}, 30_000);

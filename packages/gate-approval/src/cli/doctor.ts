@@ -8,12 +8,21 @@ import { readSwitch } from '../switches.ts';
 import { parseArgs } from './args.ts';
 import { findOwnHandlers } from './handler.ts';
 import { fail, say } from './output.ts';
-import { locate, type Scope, scopeFlags, scopeFromFlags } from './scope.ts';
+import {
+  describePluginTwins,
+  describeSameNamePlugins,
+  type EnabledPlugin,
+  findEnabledPlugins,
+  pluginHandler,
+} from './plugins.ts';
+import { expandProjectDir, findProjectDir } from './project-dir.ts';
+import { locate, type Scope, type ScopeLocations, scopeFlags, scopeFromFlags } from './scope.ts';
 import { readSettings } from './settings-file.ts';
 
 /** One line of the doctor's report. */
 interface Check {
   ok: boolean;
+  warn?: boolean; // ok, but the user should know: printed `warn`, never a failure
   text: string;
 }
 
@@ -28,11 +37,13 @@ export async function doctorCommand(guard: GuardDefinition, argv: string[], io: 
   const scope = chosenScope.value;
 
   const checks = [...(await checkInstallation(guard, scope, io)), ...switchLines(guard, io)];
-  for (const problem of await guardChecks(guard, io)) checks.push({ ok: false, text: problem });
-  for (const check of checks) say(io, `${check.ok ? 'ok  ' : 'FAIL'} ${check.text}`);
+  checks.push(...(await guardChecks(guard, io)));
+  for (const check of checks) say(io, `${check.ok ? (check.warn ? 'warn' : 'ok  ') : 'FAIL'} ${check.text}`);
   const problems = checks.filter((check) => !check.ok).length;
   if (problems === 0) {
-    say(io, `doctor: ${guard.name} ${guard.version} is installed and denies its positive control`);
+    const warnings = checks.filter((check) => check.warn).length;
+    const note = warnings === 0 ? '' : ` (${warnings} warning${warnings === 1 ? '' : 's'} above)`;
+    say(io, `doctor: ${guard.name} ${guard.version} is installed and denies its positive control${note}`);
     return 0;
   }
   io.stderr(`doctor: ${problems} problem${problems === 1 ? '' : 's'} found (the FAIL lines above)\n`);
@@ -40,17 +51,29 @@ export async function doctorCommand(guard: GuardDefinition, argv: string[], io: 
 }
 
 async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO): Promise<Check[]> {
-  const where = locate(guard, scope, io);
+  const where = await locate(guard, scope, io);
+  const plugins = await findEnabledPlugins(guard, io, where.projectDir ?? (await findProjectDir(io.cwd)));
+  const pluginChecks = samePluginChecks(guard, plugins);
   const read = await readSettings(where.settingsPath);
-  if (!read.ok) return [{ ok: false, text: read.message }];
+  if (!read.ok) return [{ ok: false, text: read.message }, ...pluginChecks];
   const settings = read.value;
   const installHint = `run \`${guard.name} install --${scope}\``;
-  if (!settings.exists) return [{ ok: false, text: `${where.settingsPath} does not exist: ${installHint}` }];
-  const places = findOwnHandlers(settings.document, guard.name);
-  if (places.length === 0)
-    return [{ ok: false, text: `no ${guard.name} handler in ${where.settingsPath}: ${installHint}` }];
+  const places = settings.exists ? findOwnHandlers(settings.document, guard.name) : [];
+  if (places.length === 0) {
+    const [plugin] = plugins;
+    if (plugin !== undefined) return [...(await checkPlugin(guard, plugin, where, io)), ...pluginChecks];
+    const text = settings.exists
+      ? `no ${guard.name} handler in ${where.settingsPath}: ${installHint}`
+      : `${where.settingsPath} does not exist: ${installHint}`;
+    return [{ ok: false, text }];
+  }
 
-  const checks: Check[] = [];
+  const checks: Check[] = [...pluginChecks];
+  if (plugins.length > 0)
+    checks.push({
+      ok: false,
+      text: `${guard.name} is wired twice, in ${where.settingsPath} and as a plugin: ${describePluginTwins(guard, plugins, scope)}`,
+    });
   if (places.length > 1)
     checks.push({
       ok: false,
@@ -81,19 +104,23 @@ async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO
   );
   if (!wellFormed || bundle === null) return checks;
 
-  if (bundle !== where.bundlePath)
+  if (bundle !== where.handlerArg)
     checks.push({
       ok: false,
-      text: `the entry runs ${bundle}, not ${where.bundlePath}: ${installHint} to upgrade it`,
+      text: `the entry runs ${bundle}, not ${where.handlerArg}: ${installHint} to upgrade it`,
     });
-  const bundleIsFile = await stat(bundle).then(
+  // What the host runs: ${CLAUDE_PROJECT_DIR} is the project's top, where Claude Code starts.
+  const projectDir = where.projectDir ?? (await findProjectDir(io.cwd));
+  const runArgs = (args as string[]).map((arg) => expandProjectDir(arg, projectDir));
+  const bundleFile = runArgs[0] as string;
+  const bundleIsFile = await stat(bundleFile).then(
     (s) => s.isFile(),
     () => false,
   );
   checks.push(
     bundleIsFile
-      ? { ok: true, text: `bundle ${bundle}` }
-      : { ok: false, text: `the bundle ${bundle} is missing: ${installHint}` },
+      ? { ok: true, text: `bundle ${bundleFile}` }
+      : { ok: false, text: `the bundle ${bundleFile} is missing: ${installHint}` },
   );
   const command = handler.command as string;
   const resolved = isAbsolute(command) ? command : onPath(command, io.env);
@@ -103,7 +130,11 @@ async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO
       : { ok: false, text: `\`${command}\` is not on PATH: the host cannot start the hook` },
   );
   if (bundleIsFile && resolved)
-    checks.push(await runPositiveControl(guard, command, args as string[], handler.timeout as number, io));
+    checks.push(
+      await runPositiveControl(guard, command, runArgs, handler.timeout as number, io, {
+        CLAUDE_PROJECT_DIR: projectDir,
+      }),
+    );
   if (handler.onFailure === 'block' && checks.some((check) => !check.ok))
     checks.push({
       ok: false,
@@ -112,12 +143,49 @@ async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO
   return checks;
 }
 
+// No settings entry, but a plugin runs the guard: say so, and run the control through its handler.
+async function checkPlugin(
+  guard: GuardDefinition,
+  plugin: EnabledPlugin,
+  where: ScopeLocations,
+  io: CliIO,
+): Promise<Check[]> {
+  const checks: Check[] = [
+    {
+      ok: true,
+      text: `no ${guard.name} handler in ${where.settingsPath}: the plugin ${plugin.id} (enabled in ${plugin.enabledIn}) runs it`,
+    },
+  ];
+  const handler = await pluginHandler(plugin, guard.matcher);
+  if (handler === null) {
+    checks.push({
+      ok: true,
+      text: `the plugin's hooks/hooks.json${plugin.installPath ? ` in ${plugin.installPath}` : ''} has no ${guard.matcher} handler to run the positive control through: \`claude plugin list\` shows its state`,
+    });
+    return checks;
+  }
+  const projectDir = where.projectDir ?? (await findProjectDir(io.cwd));
+  checks.push(
+    await runPositiveControl(guard, handler.command, handler.args, handler.timeout, io, {
+      CLAUDE_PROJECT_DIR: projectDir,
+      CLAUDE_PLUGIN_ROOT: plugin.installPath ?? '',
+    }),
+  );
+  return checks;
+}
+
+function samePluginChecks(guard: GuardDefinition, plugins: EnabledPlugin[]): Check[] {
+  const sentence = describeSameNamePlugins(guard, plugins);
+  return sentence === null ? [] : [{ ok: false, text: sentence }];
+}
+
 async function runPositiveControl(
   guard: GuardDefinition,
   command: string,
   args: string[],
   timeoutSeconds: number,
   io: CliIO,
+  hostEnv: Record<string, string>, // what the host sets for the hook: CLAUDE_PROJECT_DIR
 ): Promise<Check> {
   let scratch: string | null = null;
   let control: Awaited<ReturnType<GuardDefinition['positiveControl']>>;
@@ -140,7 +208,7 @@ async function runPositiveControl(
       command,
       args,
       JSON.stringify(control.payload),
-      { ...io.env, ...control.env },
+      { ...io.env, ...hostEnv, ...control.env },
       cwd,
       timeoutSeconds * 1000,
     );
@@ -226,11 +294,20 @@ function switchLines(guard: GuardDefinition, io: CliIO): Check[] {
   });
 }
 
-async function guardChecks(guard: GuardDefinition, io: CliIO): Promise<string[]> {
+async function guardChecks(guard: GuardDefinition, io: CliIO): Promise<Check[]> {
   if (!guard.doctorChecks) return [];
   try {
-    return await guard.doctorChecks(io);
+    return (await guard.doctorChecks(io)).map((line) =>
+      typeof line === 'string'
+        ? { ok: false, text: line }
+        : { ok: true, ...(line.level === 'warn' ? { warn: true } : {}), text: line.text },
+    );
   } catch (error) {
-    return [`the guard's own checks failed: ${error instanceof Error ? error.message : String(error)}`];
+    return [
+      {
+        ok: false,
+        text: `the guard's own checks failed: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    ];
   }
 }

@@ -1,24 +1,72 @@
 import type { GuardDefinition } from '../guard.ts';
 
+/** A shared command's synopsis and its one-line summary, for --help and `<command> --help`. */
+interface CommandUsage {
+  synopsis: string;
+  summary: string;
+  details: string[]; // what `<command> --help` adds
+}
+
+const scopesLine =
+  'Scopes: --user ~/.claude/settings.json (default), --project .claude/settings.json, --local .claude/settings.local.json; a project scope is the top of the git work tree holding the current folder.';
+
+function sharedCommands(guard: GuardDefinition): Record<string, CommandUsage> {
+  const strict = guard.strictMode ? ' [--strict]' : '';
+  return {
+    install: {
+      synopsis: `install [--user|--project|--local]${strict} [--dry-run]`,
+      summary: `copy the hook bundle and add the ${guard.matcher} handler (default --user)`,
+      details: [
+        scopesLine,
+        'A project handler names its bundle as ${CLAUDE_PROJECT_DIR}/.claude/hooks/…, so the committed entry runs in every clone.',
+        '--dry-run prints the change as a diff and writes nothing.',
+        ...(guard.strictMode
+          ? [
+              '--strict adds "onFailure": "block": a hook the host kills or that crashes then blocks the call.',
+            ]
+          : []),
+      ],
+    },
+    uninstall: {
+      synopsis: 'uninstall [--user|--project|--local] [--dry-run]',
+      summary: "remove exactly this guard's handler and bundle",
+      details: [scopesLine, '--dry-run prints the change as a diff and writes nothing.'],
+    },
+    explain: {
+      synopsis: `explain '<${guard.matcher === 'Read' ? 'file path' : 'command'}>' [--cwd DIR] [--json]`,
+      summary: 'what the guard decides, and why',
+      details: [
+        '--cwd DIR judges the call as made in DIR (default: the current folder).',
+        '--json prints one object: { guard, input, cwd, verdict, rule?, reason?, cause? }.',
+      ],
+    },
+    doctor: {
+      synopsis: 'doctor [--user|--project|--local]',
+      summary: 'check the installation end to end',
+      details: [
+        scopesLine,
+        'Runs the positive control through the installed command; exit 1 with the FAIL lines when anything is off, a guard wired twice (settings and a plugin) included.',
+      ],
+    },
+    hook: {
+      synopsis: 'hook',
+      summary: "run as the host's hook (payload on stdin)",
+      details: ['Reads one PreToolUse payload on stdin and answers as the hook bundle does.'],
+    },
+  };
+}
+
 /** The --help text: commands, the guard's own commands, and every switch. */
 export function renderUsage(guard: GuardDefinition): string {
   const name = guard.name;
-  const lines = [
-    `${name} ${guard.version}: ${guard.description}`,
-    '',
-    'Usage:',
-    `  ${name} install [--user|--project|--local]${guard.strictMode ? ' [--strict]' : ''} [--dry-run]   copy the hook bundle and add the ${guard.matcher} handler (default --user)`,
-    `  ${name} uninstall [--user|--project|--local] [--dry-run]            remove exactly this guard's handler and bundle`,
-    `  ${name} explain '<${guard.matcher === 'Read' ? 'file path' : 'command'}>' [--cwd DIR] [--json]          what the guard decides, and why`,
-    `  ${name} doctor [--user|--project|--local]                           check the installation end to end`,
-    `  ${name} hook                                                        run as the host's hook (payload on stdin)`,
-  ];
+  const lines = [`${name} ${guard.version}: ${guard.description}`, '', 'Usage:'];
+  const commands = Object.values(sharedCommands(guard));
+  const width = Math.max(...commands.map((c) => c.synopsis.length));
+  for (const c of commands) lines.push(`  ${name} ${c.synopsis.padEnd(width)}   ${c.summary}`);
   for (const [command, entry] of Object.entries(guard.commands ?? {}))
     lines.push(`  ${name} ${command}   ${entry.summary}`);
-  lines.push(`  ${name} --help | --version`, '');
-  lines.push(
-    'Scopes: --user ~/.claude/settings.json, --project .claude/settings.json, --local .claude/settings.local.json.',
-  );
+  lines.push(`  ${name} <command> --help | --help | --version`, '');
+  lines.push(scopesLine);
   if (guard.strictMode)
     lines.push(
       '--strict adds "onFailure": "block": a hook the host kills or that crashes then blocks the call.',
@@ -32,4 +80,17 @@ export function renderUsage(guard: GuardDefinition): string {
   }
   lines.push('  KIT_HOOKS_TRACE=<file>   append one JSON line per hook call (verdict, fail-open cause, ms)');
   return lines.join('\n');
+}
+
+/**
+ * The `<command> --help` text of a shared command or of the guard's own, or null for a command
+ * the guard does not have. A guard command without its own `usage` gets its summary.
+ */
+export function renderCommandUsage(guard: GuardDefinition, command: string): string | null {
+  const shared = Object.hasOwn(sharedCommands(guard), command) ? sharedCommands(guard)[command] : undefined;
+  if (shared)
+    return [`usage: ${guard.name} ${shared.synopsis}`, `  ${shared.summary}`, ...shared.details].join('\n');
+  const own = Object.hasOwn(guard.commands ?? {}, command) ? guard.commands?.[command] : undefined;
+  if (!own) return null;
+  return own.usage ?? `usage: ${guard.name} ${command}\n  ${own.summary}`;
 }

@@ -1,6 +1,12 @@
-'use strict';
+// The text of the loader at the head of every kit hook bundle (hookBundle in the workspace's
+// tsup.base.ts puts it there, then the sections). Kept as text, not as code: the build copies it
+// into each bundle as it is, also from the preset @kit/shell-segments/bundle packages. It holds no
+// backslash, backtick or placeholder, so the template below carries it verbatim.
+
+/** The loader's source: it compiles the bundle's body from its comment with Node's compile cache on. */
+export const bundleLoaderSource: string = `'use strict';
 // The start of every kit hook bundle (hookBundle in tsup.base.ts appends the sections). The
-// bundle's code (the body) rides below this loader in a comment, the `body` section: V8 skips a
+// bundle's code (the body) rides below this loader in a comment, the body section: V8 skips a
 // comment for a fraction of what compiling the same code costs. The loader turns Node's compile
 // cache on (Node 22 and later) in the user's own cache folder, then compiles the body under this
 // file's name, so that the cache keeps its compiled form between calls. Node keys that cache by its
@@ -26,7 +32,7 @@ function ownCacheFolder() {
     const temp = tempFolder();
     if (!temp.startsWith('/') && process.platform !== 'win32') return undefined; // a relative TMPDIR
     const uid = typeof process.getuid === 'function' ? process.getuid() : null;
-    const folder = require('node:path').join(temp, `kit-code-cache-${uid === null ? 'user' : uid}`);
+    const folder = require('node:path').join(temp, 'kit-code-cache-' + (uid === null ? 'user' : uid));
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     const stat = fs.lstatSync(folder);
     if (!stat.isDirectory()) return undefined;
@@ -58,3 +64,4 @@ function readBody() {
 enableCache();
 // The body runs as this module: its require, __filename and module are this file's own.
 module._compile(readBody(), __filename);
+`;
