@@ -54,6 +54,8 @@ export function filesBelow(dir: string): string[] {
     return (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
       .filter((entry) => entry.isFile())
       .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+      // Node's compile cache for the hook bundle (Node 22.1+) is the kit's, not the guard's marker.
+      .filter((file) => !file.startsWith('kit-code-cache-'))
       .sort();
   } catch {
     return [];
