@@ -117,11 +117,10 @@ async function decide<I, V, L extends string>(
   } catch {
     return { ok: false, reason: 'threw' };
   }
-  if (!isThenable(returned)) {
-    return Date.now() > runtime.deadline
-      ? { ok: false, reason: 'budget-exceeded' }
-      : { ok: true, value: returned };
-  }
+  // A verdict evaluate returned is the answer, however long it took: the host's own timeout (5 s)
+  // is the only clock that can make it too late, and a hook still running has not reached it. The
+  // budget bounds only what may never end: stdin, and a promise that has not settled.
+  if (!isThenable(returned)) return { ok: true, value: returned };
   return settleBeforeDeadline(returned, runtime.deadline);
 }
 
@@ -129,6 +128,8 @@ function settleBeforeDeadline<V>(pending: PromiseLike<V>, deadline: number): Pro
   return new Promise((resolve) => {
     // Ref'd on purpose: an evaluate that waits on nothing would otherwise let the process end
     // with no trace line (and, under a top-level await, exit 13). Cleared as soon as it settles.
+    // Whichever comes first wins: a promise that settles before the timer runs (a synchronous
+    // stretch that outlasted the budget, then an already-settled promise) is a computed verdict.
     const timer = setTimeout(
       () => resolve({ ok: false, reason: 'budget-exceeded' }),
       Math.max(0, deadline - Date.now()),
@@ -136,9 +137,7 @@ function settleBeforeDeadline<V>(pending: PromiseLike<V>, deadline: number): Pro
     pending.then(
       (verdict) => {
         clearTimeout(timer);
-        resolve(
-          Date.now() > deadline ? { ok: false, reason: 'budget-exceeded' } : { ok: true, value: verdict },
-        );
+        resolve({ ok: true, value: verdict });
       },
       () => {
         clearTimeout(timer);

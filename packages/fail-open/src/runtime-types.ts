@@ -31,7 +31,7 @@ export interface HookRuntime {
   env: Record<string, string | undefined>;
   raw: string; // the stdin text as read (when reading failed: the part read before the cap, the budget or the error)
   guard: string;
-  deadline: number; // Date.now() value past which the answer is no opinion
+  deadline: number; // Date.now() value past which a verdict still pending (a promise that has not settled) is no opinion
   /**
    * Adds named fields to this call's trace line (later notes win; a reserved name or a value that
    * is not a TraceValue is left out). runHook and explain provide it; a runtime built by hand may not.
@@ -64,7 +64,10 @@ export interface RunHookOptions<I, V, L extends string = string> {
   protocol: HookProtocol<I, V, L>;
   /** Largest stdin accepted, in bytes. Default 4 MiB. */
   maxStdinBytes?: number;
-  /** Time for reading stdin and evaluating together, in ms. Default 3000 (the host kills at 5 s). */
+  /**
+   * Time for reading stdin and for a pending verdict to settle, in ms. Default 3000 (the host kills
+   * at 5 s). A verdict evaluate has returned is never dropped for being late.
+   */
   budgetMs?: number;
   /**
    * Called on every fail-open path with the cause; a strict guard may return a verdict (a refusal).

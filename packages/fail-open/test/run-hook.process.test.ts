@@ -34,8 +34,6 @@ describe('a guard that fails in any way means no opinion: exit 0, nothing printe
     'hangs.mjs',
     'hangs-with-timer.mjs',
     'late-deny.mjs',
-    'late-sync-deny.mjs',
-    'late-busy-then-async-deny.mjs',
   ];
   test.for(failing)('%s', (fixture) => {
     const run = runFixture(fixture, payload, fast);
@@ -50,6 +48,28 @@ describe('a guard that fails in any way means no opinion: exit 0, nothing printe
     const run = runFixture(fixture, payload, fast);
     expect(run.exitCode).toBe(0);
     expect(run.ms).toBeLessThan(400 + 2500);
+  });
+});
+
+// The budget is for what may never end (stdin, a promise that never settles), not for slowness: a
+// verdict evaluate returned is written however long it took, since a hook still running has not
+// reached the host's timeout.
+describe('a verdict computed after the budget is still the answer', () => {
+  test.for(['late-sync-deny.mjs', 'late-busy-then-async-deny.mjs'])('%s prints its deny', (fixture) => {
+    const run = runFixture(fixture, payload, fast);
+    expect([run.exitCode, run.stdout, run.stderr]).toEqual([0, denyLine('fixture-guard: late'), '']);
+  });
+  test('a strict guard that answered none after the budget is not refused as unreadable', () => {
+    const run = runFixture('late-sync-none-strict.mjs', payload, fast);
+    expect([run.exitCode, run.stdout, run.stderr]).toEqual([0, '', '']);
+  });
+  test('control: the same strict guard refuses when its evaluate never settles', () => {
+    const run = runFixture('hangs-strict.mjs', payload, fast);
+    expect([run.exitCode, run.stdout, run.stderr]).toEqual([
+      2,
+      '',
+      'fixture-guard: cannot judge (budget-exceeded)\n',
+    ]);
   });
 });
 

@@ -4,15 +4,17 @@ import type { Script } from 'node:vm';
 import nodeBuiltins from './node-builtins.cjs';
 
 /**
- * A CommonJS module carried as data inside a hook bundle (see hookBundle in tsup.base.ts): its
- * source, brotli-compressed, in base64, and a hash of the source taken at build time. As data, so
- * that starting the hook costs V8 one scan of a short string literal instead of a pre-parse of the
- * module's code (or a scan of its full text); the code is unpacked and compiled on first use.
+ * A CommonJS module carried as data inside a hook bundle (see hookBundle in tsup.base.ts): a way to
+ * read its source, brotli-compressed, in base64, and a hash of the source taken at build time. As
+ * data, so that starting the hook costs V8 no pre-parse of the module's code; the bundle keeps the
+ * packed text in a comment after its code (a string literal would still be scanned whenever the
+ * function holding it is compiled), and it is read, unpacked and compiled only when no code cache
+ * carries the source.
  */
 export interface EmbeddedModule {
   embedded: 'commonjs';
   name: string; // mvdan-sh
-  brotliBase64: string; // the source, brotli-compressed, base64-encoded
+  readPacked: () => string; // the source, brotli-compressed, base64-encoded; may throw (then the load throws)
   sourceHash: string; // hex digest of the source, part of the code cache's file name
   sourceCrc32?: number; // CRC-32 of the source's UTF-8 bytes: a cache file may then carry the source unpacked
 }
@@ -36,14 +38,14 @@ export function isEmbeddedModule(value: unknown): value is EmbeddedModule {
     typeof candidate === 'object' &&
     candidate !== null &&
     candidate.embedded === 'commonjs' &&
-    typeof candidate.brotliBase64 === 'string' &&
+    typeof candidate.readPacked === 'function' &&
     typeof candidate.name === 'string' &&
     typeof candidate.sourceHash === 'string'
   );
 }
 
-// Bump when the wrapper or the file layout changes: V8 checks only the source's length, not its text.
-const cacheFormat = 3;
+// Bump when the wrapper or the file name's layout changes: V8 checks only the source's length, not its text.
+const cacheFormat = 4;
 
 /** The per-user folder for code caches under the OS temp folder: `kit-code-cache-<uid>`. */
 export function defaultCacheDir(): string {
@@ -55,8 +57,9 @@ export function defaultCacheDir(): string {
  * Runs an embedded CommonJS module and returns its exports, compiled from V8's code cache in
  * `cacheDir` when a usable one is there. A cache that is missing, stale (another source, Node or
  * arch: another file name), damaged, rejected by V8, unreadable or in a folder that is not the
- * user's own is ignored and the source is compiled as usual. Only the module's own errors
- * propagate. Without `zlib.crc32` (Node before 20.15) no cache is read or written.
+ * user's own is ignored and the source is compiled as usual. Only the module's own errors, and a
+ * `readPacked` that throws, propagate (parse turns either into an outcome). Without `zlib.crc32`
+ * (Node before 20.15) no cache is read or written.
  */
 export function loadEmbeddedModule(
   embedded: EmbeddedModule,
@@ -86,13 +89,24 @@ export function loadEmbeddedModule(
 }
 
 function unpack(embedded: EmbeddedModule): string {
-  const packed = Buffer.from(embedded.brotliBase64, 'base64');
+  const packed = Buffer.from(embedded.readPacked(), 'base64');
   return nodeBuiltins.zlib().brotliDecompressSync(packed).toString('utf8');
 }
 
 function cacheFileName(embedded: EmbeddedModule): string {
   const hash = embedded.sourceHash.replace(/[^0-9a-zA-Z]/g, '').slice(0, 32);
-  return `${embedded.name}-${hash}-f${cacheFormat}-${process.version}-${process.arch}.v8cache`;
+  return `${embedded.name}-${hash}-f${cacheFormat}-${process.version}-${process.arch}-${flagsKey()}.v8cache`;
+}
+
+// V8 rejects a cache made under other flags, and a rejected cache is rewritten: with one file for
+// all flags, one run with a V8 flag (on the command line or in NODE_OPTIONS) made the next plain run
+// compile mvdan-sh from scratch (+500 M instructions), and so on at every switch. So the flags the
+// process started with are part of the name: each set keeps its own cache.
+function flagsKey(): string {
+  const crc32 = crc32OrNone();
+  if (crc32 === undefined) return 'x';
+  const flags = JSON.stringify([process.execArgv, process.env.NODE_OPTIONS ?? '']);
+  return crc32(Buffer.from(flags, 'utf8')).toString(16).padStart(8, '0');
 }
 
 function compile(wrapped: string, filename: string, cachedData: Buffer | undefined): Script {

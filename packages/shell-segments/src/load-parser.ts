@@ -3,7 +3,7 @@ import type { MvdanSyntax, ShFile } from './mvdan-nodes.ts';
 import requireMvdan from './require-mvdan.cjs';
 
 // The one place that knows how mvdan-sh is loaded. The library requires it from node_modules; a
-// guard's hook bundle replaces require-mvdan.cjs with mvdan-sh's source as text (hookBundle in
+// guard's hook bundle replaces require-mvdan.cjs with mvdan-sh's packed source as data (hookBundle in
 // tsup.base.ts), which is compiled here on the first parse, through V8's code cache.
 let syntax: MvdanSyntax | undefined;
 let parser: { Parse(src: string, name: string): ShFile } | undefined;

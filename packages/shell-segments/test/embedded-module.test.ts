@@ -20,13 +20,16 @@ const sourceOf = (answer: string): string =>
 
 const hashOf = (text: string): string => createHash('sha256').update(text).digest('hex');
 // As hookBundle builds it: with the source's CRC-32, so a cache file may carry the source unpacked.
-const embeddedOf = (source: string, sourceHash = hashOf(source)): EmbeddedModule => ({
-  embedded: 'commonjs',
-  name: 'demo',
-  brotliBase64: brotliCompressSync(source).toString('base64'),
-  sourceHash,
-  sourceCrc32: crc32(Buffer.from(source, 'utf8')),
-});
+const embeddedOf = (source: string, sourceHash = hashOf(source)): EmbeddedModule => {
+  const packed = brotliCompressSync(source).toString('base64');
+  return {
+    embedded: 'commonjs',
+    name: 'demo',
+    readPacked: () => packed,
+    sourceHash,
+    sourceCrc32: crc32(Buffer.from(source, 'utf8')),
+  };
+};
 // As a bundle built without zlib.crc32 has it: the cache file holds V8's data only.
 const withoutSourceCrc = (embedded: EmbeddedModule): EmbeddedModule => {
   const { sourceCrc32: _, ...rest } = embedded;
@@ -64,11 +67,15 @@ describe('loadEmbeddedModule, in process', () => {
     expect(typeof (loaded.exports as { inspect: unknown }).inspect).toBe('function');
   });
 
-  test('saveCodeCache writes one file, named for the source hash, the format, Node and the arch', () => {
+  test('saveCodeCache writes one file, named for the source hash, the format, Node, the arch and the flags', () => {
     const dir = join(tempDir(), 'cache');
     const loaded = loadAndSave(embeddedOf(sourceOf('a'), 'abc123'), dir);
     expect(loaded.usedCodeCache).toBe(false);
-    expect(cacheFiles(dir)).toEqual([`demo-abc123-f3-${process.version}-${process.arch}.v8cache`]);
+    const flags = JSON.stringify([process.execArgv, process.env.NODE_OPTIONS ?? '']);
+    const flagsKey = crc32(Buffer.from(flags)).toString(16).padStart(8, '0');
+    expect(cacheFiles(dir)).toEqual([
+      `demo-abc123-f4-${process.version}-${process.arch}-${flagsKey}.v8cache`,
+    ]);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
   });
 
@@ -156,7 +163,7 @@ describe('loadEmbeddedModule, in process', () => {
     expect(isEmbeddedModule(embeddedOf('1'))).toBe(true);
     expect(isEmbeddedModule({ syntax: {} })).toBe(false);
     expect(isEmbeddedModule(null)).toBe(false);
-    expect(isEmbeddedModule({ ...embeddedOf('1'), brotliBase64: 1 })).toBe(false);
+    expect(isEmbeddedModule({ ...embeddedOf('1'), readPacked: 'packed' })).toBe(false);
   });
 });
 
@@ -173,7 +180,8 @@ describe('loadEmbeddedModule, one process per load', () => {
       `import { readFileSync } from 'node:fs';\n` +
         `import { loadEmbeddedModule } from ${JSON.stringify(loader)};\n` +
         `const [described, dir] = process.argv.slice(2);\n` +
-        `const loaded = loadEmbeddedModule(JSON.parse(readFileSync(described, 'utf8')), dir);\n` +
+        `const { packed, ...fields } = JSON.parse(readFileSync(described, 'utf8'));\n` +
+        `const loaded = loadEmbeddedModule({ ...fields, readPacked: () => packed }, dir);\n` +
         `loaded.exports.lazy();\n` +
         `loaded.saveCodeCache();\n` +
         `console.log(JSON.stringify({ usedCodeCache: loaded.usedCodeCache, answer: loaded.exports.answer }));\n`,
@@ -184,7 +192,7 @@ describe('loadEmbeddedModule, one process per load', () => {
 
   function load(embedded: EmbeddedModule, dir: string): { usedCodeCache: boolean; answer: string } {
     const described = join(dir, '..', `${embedded.sourceHash}.json`);
-    writeFileSync(described, JSON.stringify(embedded));
+    writeFileSync(described, JSON.stringify({ ...embedded, packed: embedded.readPacked() }));
     const result = spawnSync(process.execPath, [join(probeDir, 'probe.cjs'), described, dir], {
       encoding: 'utf8',
     });
