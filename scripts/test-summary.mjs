@@ -6,9 +6,11 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
 const root = new URL('..', import.meta.url).pathname;
+// Every workspace package that runs vitest: the published ones under packages/, and the private ones.
 const folders = [
   'e2e',
   'bench',
+  'corpus',
   ...readdirSync(join(root, 'packages')).map((name) => join('packages', name)),
 ];
 const totals = { passed: 0, failed: 0, skipped: 0 };

@@ -25,7 +25,7 @@ export function judgeAll(commands: AgentCommand[], situations: Situation[]): Ver
 
 /** The rows as the file holds them: one JSON line each, in corpus order. */
 export function formatVerdicts(rows: VerdictRow[]): string {
-  return rows.map((row) => JSON.stringify(row)).join('\n') + '\n';
+  return `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
 }
 
 /** Reads the committed verdicts; an absent file is no rows. */
