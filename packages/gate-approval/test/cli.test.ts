@@ -13,7 +13,8 @@ describe('arguments', () => {
     const result = await cli(guard, ['--help'], where);
     expect(result.code).toBe(0);
     for (const text of [
-      'install [--user|--project|--local] [--strict] [--dry-run]',
+      'install [--host NAME] [--user|--project|--local] [--strict] [--dry-run]',
+      '--host claude (default), codex, gemini or copilot',
       'uninstall',
       "explain '<command>'",
       'doctor',

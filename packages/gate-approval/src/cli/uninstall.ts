@@ -2,24 +2,25 @@ import { readFile, rmdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CliIO, GuardDefinition } from '../guard.ts';
 import { parseArgs } from './args.ts';
-import { findOwnHandlers, planUninstall } from './handler.ts';
+import { chooseHost, hostScopeLabel } from './host-choice.ts';
+import type { HostWiring } from './host-wiring.ts';
 import { diffLines } from './line-diff.ts';
 import { fail, say } from './output.ts';
-import { locate, scopeFlags, scopeFromFlags } from './scope.ts';
+import { scopeFlags, scopeFromFlags } from './scope.ts';
 import {
   backupPathOf,
   describeError,
   errorCode,
   formatSettings,
-  readSettings,
+  readHostSettings,
   type SettingsDocument,
   type SettingsFile,
   writeAtomically,
 } from './settings-file.ts';
 
-/** `uninstall [--user|--project|--local] [--dry-run]`: removes this guard's handler and bundle, nothing else. */
+/** `uninstall [--host NAME] [--user|--project|--local] [--dry-run]`: removes this guard's handler and bundle, nothing else. */
 export async function uninstallCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
-  const parsedArgs = parseArgs(argv, { flags: [...scopeFlags, '--dry-run'], options: [] });
+  const parsedArgs = parseArgs(argv, { flags: [...scopeFlags, '--dry-run'], options: ['--host'] });
   if (!parsedArgs.ok) return fail(io, `uninstall: ${parsedArgs.message}; run \`${guard.name} --help\``);
   const parsed = parsedArgs.value;
   if (parsed.positionals.length > 0) {
@@ -28,21 +29,25 @@ export async function uninstallCommand(guard: GuardDefinition, argv: string[], i
   const chosenScope = scopeFromFlags(parsed.flags);
   if (!chosenScope.ok) return fail(io, `uninstall: ${chosenScope.message}`);
   const scope = chosenScope.value;
-  const where = locate(guard, scope, io);
+  const chosenHost = chooseHost(parsed.options.get('--host'), scope, guard, false);
+  if (!chosenHost.ok) return fail(io, `uninstall: ${chosenHost.message}`);
+  const wiring = chosenHost.value;
+  const label = hostScopeLabel(wiring, scope);
+  const where = wiring.locate(guard, scope, io);
 
-  const read = await readSettings(where.settingsPath);
+  const read = await readHostSettings(where.settingsPath, wiring.shapeProblem);
   if (!read.ok) return fail(io, `uninstall: ${read.message}`);
   const settings = read.value;
-  const action = await settingsActionFor(settings, guard.name, where.settingsPath);
+  const action = await settingsActionFor(settings, guard.name, where.settingsPath, wiring);
   const bundlePresent = await readFile(where.bundlePath).then(
     () => true,
     () => false,
   );
-  const bundleShared = await isReferencedElsewhere(guard.name, where.siblingSettingsPaths);
+  const bundleShared = await isReferencedElsewhere(guard.name, where.siblingSettingsPaths, wiring);
   const removeBundle = bundlePresent && !bundleShared;
 
   if (action.action === 'keep' && !removeBundle) {
-    say(io, `${guard.name} is not installed (${scope} scope); nothing changed`);
+    say(io, `${guard.name} is not installed (${label}); nothing changed`);
     return 0;
   }
   const settingsLine = {
@@ -55,12 +60,7 @@ export async function uninstallCommand(guard: GuardDefinition, argv: string[], i
     : `  bundle   ${where.bundlePath} (${bundleShared ? 'kept: another settings file in this folder uses it' : 'absent'})`;
 
   if (parsed.flags.has('--dry-run')) {
-    say(
-      io,
-      `dry run: uninstall ${guard.name} (${scope} scope); nothing was written`,
-      settingsLine,
-      bundleLine,
-    );
+    say(io, `dry run: uninstall ${guard.name} (${label}); nothing was written`, settingsLine, bundleLine);
     if (settings.exists && action.action !== 'keep')
       say(io, diffLines(settings.text, action.action === 'write' ? action.text : ''));
     return 0;
@@ -90,7 +90,7 @@ export async function uninstallCommand(guard: GuardDefinition, argv: string[], i
     await rmdir(dirname(where.bundlePath)).catch(() => undefined);
     if (action.action === 'delete') await rmdir(dirname(where.settingsPath)).catch(() => undefined);
   }
-  say(io, `uninstalled ${guard.name} (${scope} scope)`, settingsLine, bundleLine);
+  say(io, `uninstalled ${guard.name} (${label})`, settingsLine, bundleLine);
   return 0;
 }
 
@@ -101,9 +101,10 @@ async function settingsActionFor(
   settings: SettingsFile,
   guardName: string,
   settingsPath: string,
+  wiring: HostWiring,
 ): Promise<SettingsAction> {
   if (!settings.exists) return { action: 'keep' };
-  const plan = planUninstall(settings.document, guardName);
+  const plan = wiring.planUninstall(settings.document, guardName);
   if (plan.removed === 0) return { action: 'keep' };
   const backup = await readFile(backupPathOf(settingsPath), 'utf8').catch(() => null);
   if (backup !== null && [plan.document, ...plan.alternatives].some((doc) => holdsDocument(backup, doc)))
@@ -124,11 +125,15 @@ function holdsDocument(text: string, document: SettingsDocument): boolean {
   }
 }
 
-async function isReferencedElsewhere(guardName: string, settingsPaths: string[]): Promise<boolean> {
+async function isReferencedElsewhere(
+  guardName: string,
+  settingsPaths: string[],
+  wiring: HostWiring,
+): Promise<boolean> {
   for (const path of settingsPaths) {
-    const read = await readSettings(path);
+    const read = await readHostSettings(path, wiring.shapeProblem);
     if (!read.ok) return true; // cannot tell: keep the bundle
-    if (read.value.exists && findOwnHandlers(read.value.document, guardName).length > 0) return true;
+    if (read.value.exists && wiring.findOwn(read.value.document, guardName).length > 0) return true;
   }
   return false;
 }

@@ -3,21 +3,35 @@ import type { GuardDefinition } from '../guard.ts';
 /** The --help text: commands, the guard's own commands, and every switch. */
 export function renderUsage(guard: GuardDefinition): string {
   const name = guard.name;
+  const commands: [string, string][] = [
+    [
+      `install [--host NAME] [--user|--project|--local]${guard.strictMode ? ' [--strict]' : ''} [--dry-run]`,
+      `copy the hook bundle and add the ${guard.matcher} handler (default --user)`,
+    ],
+    [
+      'uninstall [--host NAME] [--user|--project|--local] [--dry-run]',
+      "remove exactly this guard's handler and bundle",
+    ],
+    [
+      `explain '<${guard.matcher === 'Read' ? 'file path' : 'command'}>' [--cwd DIR] [--json]`,
+      'what the guard decides, and why',
+    ],
+    ['doctor [--host NAME] [--user|--project|--local]', 'check the installation end to end'],
+    ['hook [--host NAME]', "run as the host's hook (payload on stdin)"],
+  ];
+  const width = Math.max(...commands.map(([synopsis]) => synopsis.length));
   const lines = [
     `${name} ${guard.version}: ${guard.description}`,
     '',
     'Usage:',
-    `  ${name} install [--user|--project|--local]${guard.strictMode ? ' [--strict]' : ''} [--dry-run]   copy the hook bundle and add the ${guard.matcher} handler (default --user)`,
-    `  ${name} uninstall [--user|--project|--local] [--dry-run]            remove exactly this guard's handler and bundle`,
-    `  ${name} explain '<${guard.matcher === 'Read' ? 'file path' : 'command'}>' [--cwd DIR] [--json]          what the guard decides, and why`,
-    `  ${name} doctor [--user|--project|--local]                           check the installation end to end`,
-    `  ${name} hook                                                        run as the host's hook (payload on stdin)`,
+    ...commands.map(([synopsis, summary]) => `  ${name} ${synopsis.padEnd(width)}   ${summary}`),
   ];
   for (const [command, entry] of Object.entries(guard.commands ?? {}))
     lines.push(`  ${name} ${command}   ${entry.summary}`);
   lines.push(`  ${name} --help | --version`, '');
   lines.push(
     'Scopes: --user ~/.claude/settings.json, --project .claude/settings.json, --local .claude/settings.local.json.',
+    `--host claude (default), codex, gemini or copilot: the agent CLI whose configuration install writes${guard.matcher === 'Read' ? ' (codex has no file-read tool)' : ''}.`,
   );
   if (guard.strictMode)
     lines.push(
