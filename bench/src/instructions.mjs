@@ -1,12 +1,19 @@
 // A load-independent view of the same classes: instructions executed per spawn, counted by valgrind's
 // callgrind (about 20x slower than a real run, so a few runs only). Wall time on a shared machine
 // drifts with the load; the instruction count of one spawn barely moves.
-//   node src/instructions.mjs [--runs 1] [--out results/instructions.json]
+//   node src/instructions.mjs [--node 24] [--runs 1] [--no-peer] [--out results/instructions.json]
+// --node picks the binary the floor and the hooks run under: this machine's node by default, any
+// other major from the same npm cache run.mjs uses (--node-cache DIR).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultCacheDir, installPeer, nodeDirOf, parseMajors, resolveNodes } from './nodes.mjs';
 import {
+  bashPayload,
+  benchEnv,
+  budgets,
+  commandLabel,
   defineClasses,
   guards,
   hasLoadedParser,
@@ -14,6 +21,7 @@ import {
   makeScratchProject,
   readOption,
   replaceInstalledBundle,
+  spawnArgsFor,
   verdictOf,
 } from './scratch.mjs';
 
@@ -22,8 +30,12 @@ const root = resolve(here, '../..');
 const args = process.argv.slice(2);
 const option = (name, fallback) => readOption(args, name, fallback);
 const runs = Number(option('--runs', '1'));
+const major = parseMajors(option('--node', process.versions.node.split('.')[0]))[0];
+const callerDir = process.env.INIT_CWD || process.cwd();
+const cacheDir = resolve(callerDir, option('--node-cache', defaultCacheDir()));
 const bundles = option('--bundles', undefined);
 const out = resolve(here, '..', option('--out', 'results/instructions.json'));
+const say = (text) => process.stderr.write(`${text}\n`);
 
 function countInstructions(command, argv, input, env, cwd) {
   const result = spawnSync(
@@ -40,62 +52,81 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.
 
 function main() {
   if (spawnSync('valgrind', ['--version']).status !== 0) throw new Error('valgrind is not on PATH');
+  const [node] = resolveNodes([major], cacheDir, say);
+  if (node.skipped !== undefined) throw new Error(`Node ${major}: ${node.skipped}`);
+  const peer = args.includes('--no-peer') ? { skipped: '--no-peer' } : installPeer(cacheDir, say);
+  if (peer.skipped !== undefined) say(`instructions: cc-safety-net skipped: ${peer.skipped}`);
+  const codeCache = !args.includes('--no-code-cache');
   const scratch = makeScratchProject();
   try {
     const handlers = {};
     for (const guard of guards) {
       handlers[guard] = installGuard(root, guard, scratch);
-      if (bundles !== undefined) replaceInstalledBundle(handlers[guard], guard, bundles);
+      if (bundles !== undefined) replaceInstalledBundle(handlers[guard], guard, resolve(callerDir, bundles));
     }
-    const codeCache = !args.includes('--no-code-cache');
-    const classes = defineClasses(scratch, handlers, { codeCache });
+    const rows = defineClasses(scratch).map((c) => ({ ...c, kind: 'kit', handler: handlers[c.guard] }));
+    if (peer.handler !== undefined) {
+      for (const command of new Set(rows.filter((r) => r.command !== undefined).map((r) => r.command))) {
+        rows.push({
+          id: `${peer.name}: ${commandLabel(command)}`,
+          kind: 'peer',
+          handler: peer.handler,
+          input: () => bashPayload(scratch, command),
+        });
+      }
+    }
+    const nodeDir = nodeDirOf(node.binary);
     const floor = [];
-    const rows = [];
-    for (const c of classes) {
+    const results = [];
+    rows.forEach((row, index) => {
+      const temp = join(scratch.temp, String(index));
+      const env = benchEnv(scratch, temp, { codeCache, nodeDir });
+      const spawn = spawnArgsFor(row.handler, node.binary);
       // A plain run first: it answers the verdict and writes any code cache the hook keeps.
-      const warm = spawnSync(c.handler.command, c.handler.args, {
-        input: c.input(),
-        env: c.env,
+      const warm = spawnSync(spawn.command, spawn.args, {
+        input: row.input(),
+        env,
         cwd: scratch.project,
         encoding: 'utf8',
       });
       const counts = [];
       for (let i = 0; i < runs; i++) {
-        floor.push(
-          countInstructions(process.execPath, [scratch.floorScript], c.input(), c.env, scratch.project),
-        );
-        counts.push(countInstructions(c.handler.command, c.handler.args, c.input(), c.env, scratch.project));
+        floor.push(countInstructions(node.binary, [scratch.floorScript], row.input(), env, scratch.project));
+        counts.push(countInstructions(spawn.command, spawn.args, row.input(), env, scratch.project));
       }
-      rows.push({
-        class: c.id,
+      results.push({
+        class: row.id,
+        kind: row.kind,
         verdict: verdictOf(warm),
-        parserLoaded: codeCache ? hasLoadedParser(c.temp) : undefined,
+        parserLoaded: row.kind === 'kit' && codeCache ? hasLoadedParser(temp) : undefined,
         instructions: median(counts),
-        budget: c.budget,
+        budget: row.kind === 'kit' ? budgets.class : undefined,
       });
-    }
+    });
     const floorCount = median(floor);
-    for (const row of rows) row.ratio = Math.round((row.instructions / floorCount) * 100) / 100;
+    for (const r of results) r.ratio = Math.round((r.instructions / floorCount) * 100) / 100;
     const report = {
       date: new Date().toISOString(),
-      node: process.version,
+      node: node.version,
+      source: node.source,
       runs,
       floor: floorCount,
-      classes: rows,
+      classes: results,
     };
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-    process.stdout.write(`node ${report.node}, callgrind, ${runs} run(s) per class\n`);
+    process.stdout.write(`node ${report.node} (${node.source}), callgrind, ${runs} run(s) per class\n`);
     process.stdout.write(
       `floor (bare node reading stdin): ${(floorCount / 1e6).toFixed(1)} M instructions\n\n`,
     );
     process.stdout.write(
       '| class | verdict | parser | M instructions | ratio | budget |\n|---|---|---|---:|---:|---:|\n',
     );
-    for (const r of rows) {
-      const parser = r.parserLoaded === undefined ? '?' : r.parserLoaded ? 'loaded' : 'not loaded';
+    for (const r of results) {
+      const parser = r.parserLoaded === undefined ? '—' : r.parserLoaded ? 'loaded' : 'not loaded';
+      const budget = r.budget === undefined ? '—' : `${r.budget}×`;
       process.stdout.write(
-        `| ${r.class} | ${r.verdict} | ${parser} | ${(r.instructions / 1e6).toFixed(1)} | ${r.ratio}× | ${r.budget}× |\n`,
+        `| ${r.class.replaceAll('|', '\\|')} | ${r.verdict} | ${parser} | ${(r.instructions / 1e6).toFixed(1)} | ${r.ratio}× | ${budget} |\n`,
       );
     }
     process.stdout.write(`\nJSON: ${out}\n`);

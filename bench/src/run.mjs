@@ -1,19 +1,39 @@
 // The kit's speed benchmark: each guard installed into a scratch project with its own
-// `install --project`, then the installed command spawned with real payloads, interleaved with
-// the floor (bare node reading stdin) so every ratio compares runs taken under the same load.
-// It reports; it never fails on a number (budgets are printed beside each class).
+// `install --project`, then the installed handler spawned with real payloads under each node
+// binary measured (this machine's, and Node 24, 22 and 26 from npm), interleaved with that binary's
+// own floor (bare node reading stdin) so every ratio compares runs taken under the same load. The
+// peer guard (cc-safety-net) runs on the same Bash payloads, and a fixed sample of real agent
+// commands gives the mean cost per Bash call. It reports; it never fails on a number (budgets are
+// printed beside each class).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  defaultCacheDir,
+  defaultMajors,
+  installPeer,
+  nodeDirOf,
+  parseMajors,
+  resolveNodes,
+} from './nodes.mjs';
+import { sampleRealCommands } from './real-commands.mjs';
+import {
+  bashPayload,
+  benchEnv,
+  budgets,
+  clearCodeCache,
+  commandLabel,
   defineClasses,
   guards,
   hasLoadedParser,
   installGuard,
   makeScratchProject,
   readOption,
+  readTrace,
   replaceInstalledBundle,
+  spawnArgsFor,
   verdictOf,
 } from './scratch.mjs';
 import { measureSegments } from './segments.mjs';
@@ -23,13 +43,29 @@ const root = resolve(here, '../..');
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => readOption(args, name, fallback);
-const runs = Number(option('--runs', '40'));
+// The smoke run (CI, `pnpm --filter @kit/bench test`): this machine's node and Node 24, a short corpus.
+const smoke = args.includes('--smoke');
+const runs = Number(option('--runs', smoke ? '1' : '40'));
+const thisMajor = Number(process.versions.node.split('.')[0]);
+const majors = parseMajors(option('--node', (smoke ? [24, thisMajor] : defaultMajors).join(',')));
+// Paths given on the command line are read from where the command was typed: under `pnpm bench`
+// this script runs in bench/, and pnpm names the caller's folder in INIT_CWD.
+const callerDir = process.env.INIT_CWD || process.cwd();
+const cacheDir = resolve(callerDir, option('--node-cache', defaultCacheDir()));
+const corpusFile = resolve(callerDir, option('--corpus', join(root, 'corpus/agent-commands.jsonl')));
+const corpusSize = Number(option('--corpus-size', smoke ? '10' : '120'));
+const corpusRuns = Number(option('--corpus-runs', '1'));
 const bundles = option('--bundles', undefined);
+const bundleDir = bundles === undefined ? undefined : resolve(callerDir, bundles);
 const out = resolve(here, '..', option('--out', 'results/latest.json'));
 const quiet = args.includes('--quiet');
+const codeCache = !args.includes('--no-code-cache');
+const tracing = !args.includes('--no-trace');
+const withPeer = !args.includes('--no-peer');
 const log = (text) => {
   if (!quiet) process.stdout.write(`${text}\n`);
 };
+const say = (text) => process.stderr.write(`${text}\n`);
 
 function timeSpawn(command, argv, input, env, cwd) {
   const started = process.hrtime.bigint();
@@ -40,109 +76,426 @@ function timeSpawn(command, argv, input, env, cwd) {
 
 const median = (values) => quantile(values, 0.5);
 function quantile(values, q) {
+  if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const at = (sorted.length - 1) * q;
   const low = Math.floor(at);
   const high = Math.ceil(at);
   return sorted[low] + (sorted[high] - sorted[low]) * (at - low);
 }
+const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length;
+const round2 = (n) => Math.round(n * 100) / 100;
+/** Lets a pending SIGINT or SIGTERM handler run between the synchronous spawns. */
+const yieldToSignals = () => new Promise((resolve) => setImmediate(resolve));
+/** A table cell's text with its pipes escaped, so `make test | tail -5` stays one Markdown cell. */
+const md = (text) => String(text).replaceAll('|', '\\|');
+
+/**
+ * One row measured under one node: its own TMPDIR (so the parser check sees only its own calls)
+ * and trace file, the argv that runs the handler under that node, and its samples.
+ */
+function makeCell(scratch, node, key, handler) {
+  const temp = join(scratch.temp, `node-${node.major}`, key);
+  const trace = tracing ? join(scratch.base, 'trace', `node-${node.major}`, `${key}.jsonl`) : undefined;
+  if (trace !== undefined) mkdirSync(dirname(trace), { recursive: true });
+  const env = benchEnv(scratch, temp, { codeCache, nodeDir: nodeDirOf(node.binary), trace });
+  return { temp, trace, env, spawn: spawnArgsFor(handler, node.binary), samples: [] };
+}
 
 async function main() {
+  const resolved = resolveNodes(majors, cacheDir, say);
+  const nodes = resolved.filter((n) => n.skipped === undefined);
+  for (const n of resolved.filter((n) => n.skipped !== undefined)) {
+    say(`bench: Node ${n.major} skipped: ${n.skipped}`);
+  }
+  if (nodes.length === 0) throw new Error('no node to measure');
+  const peer = withPeer ? installPeer(cacheDir, say) : { skipped: '--no-peer' };
+  if (peer.skipped !== undefined) say(`bench: the peer cc-safety-net skipped: ${peer.skipped}`);
+
   const scratch = makeScratchProject();
+  // A run stopped by hand still removes its scratch project: the loops below yield to the event
+  // loop after each row, where this handler runs.
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      rmSync(scratch.base, { recursive: true, force: true });
+      process.exit(130);
+    });
+  }
   try {
     const handlers = {};
     for (const guard of guards) {
       handlers[guard] = installGuard(root, guard, scratch);
-      if (bundles !== undefined) replaceInstalledBundle(handlers[guard], guard, bundles);
+      if (bundleDir !== undefined) replaceInstalledBundle(handlers[guard], guard, bundleDir);
     }
-    const codeCache = !args.includes('--no-code-cache');
-    const classes = defineClasses(scratch, handlers, { codeCache });
 
-    // One warm-up round fills the OS file cache and any code cache the bundles keep.
-    const samples = new Map(classes.map((c) => [c.id, []]));
-    const floorSamples = [];
-    const verdicts = new Map();
-    for (let round = -1; round < runs; round++) {
-      for (const c of classes) {
-        const floor = timeSpawn(process.execPath, [scratch.floorScript], c.input(), c.env, scratch.project);
-        const hook = timeSpawn(c.handler.command, c.handler.args, c.input(), c.env, scratch.project);
-        if (round < 0) {
-          verdicts.set(c.id, {
-            verdict: verdictOf(hook.result),
-            parser: codeCache ? hasLoadedParser(c.temp) : undefined,
-          });
-          continue;
-        }
-        floorSamples.push(floor.ms);
-        samples.get(c.id).push(hook.ms);
+    // The rows: every kit class, then the peer on each distinct Bash payload the classes use.
+    const rows = defineClasses(scratch).map((c) => ({ ...c, kind: 'kit', handler: handlers[c.guard] }));
+    if (peer.handler !== undefined) {
+      const commands = [...new Set(rows.filter((r) => r.command !== undefined).map((r) => r.command))];
+      for (const command of commands) {
+        rows.push({
+          id: `${peer.name}: ${commandLabel(command)}`,
+          guard: peer.name,
+          kind: 'peer',
+          command,
+          expect: 'any',
+          handler: peer.handler,
+          input: () => bashPayload(scratch, command),
+        });
       }
     }
-
-    const floorMedian = median(floorSamples);
-    const rows = classes.map((c) => {
-      const values = samples.get(c.id);
-      const row = {
-        class: c.id,
-        verdict: verdicts.get(c.id).verdict,
-        expected: c.expect,
-        parserLoaded: verdicts.get(c.id).parser,
-        medianMs: round2(median(values)),
-        p95Ms: round2(quantile(values, 0.95)),
-        ratio: round2(median(values) / floorMedian),
-        budget: c.budget,
-      };
-      row.withinBudget = row.ratio <= c.budget;
-      return row;
+    rows.forEach((row, index) => {
+      row.cells = new Map(
+        nodes.map((node) => [node.major, makeCell(scratch, node, `row-${index}`, row.handler)]),
+      );
     });
+    const cellOf = (row, node) => row.cells.get(node.major);
+    const floorSamples = new Map(nodes.map((n) => [n.major, []]));
+    const floorEnv = new Map(
+      nodes.map((n) => [
+        n.major,
+        benchEnv(scratch, join(scratch.temp, `node-${n.major}`, 'floor'), { nodeDir: nodeDirOf(n.binary) }),
+      ]),
+    );
+    const floorOf = (node, input) =>
+      timeSpawn(node.binary, [scratch.floorScript], input, floorEnv.get(node.major), scratch.project);
+
+    // One warm-up round first: it fills the OS file cache and any code cache the bundles keep, and
+    // records each verdict and whether the parser was loaded. Then the timed rounds, interleaved:
+    // for each row, each node's floor then that node's hook, so every node sees the same load.
+    const started = Date.now();
+    const loadBefore = loadavg();
+    for (let round = -1; round < runs; round++) {
+      for (const row of rows) {
+        for (const node of nodes) {
+          const cell = cellOf(row, node);
+          const input = row.input();
+          const floor = floorOf(node, input);
+          const hook = timeSpawn(cell.spawn.command, cell.spawn.args, input, cell.env, scratch.project);
+          if (round < 0) {
+            cell.verdict = verdictOf(hook.result);
+            cell.parser = codeCache ? hasLoadedParser(cell.temp) : undefined;
+            if (cell.verdict.startsWith('other')) cell.stderr = hook.result.stderr.slice(0, 400);
+            continue;
+          }
+          floorSamples.get(node.major).push(floor.ms);
+          cell.samples.push(hook.ms);
+        }
+        await yieldToSignals();
+      }
+      if (round === -1) say(`bench: warm-up round done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    }
+    const loadAfterClasses = loadavg();
+
+    const sample = sampleRealCommands(corpusFile, corpusSize);
+    if (sample.skipped !== undefined) say(`bench: corpus mean skipped: ${sample.skipped}`);
+    const corpus =
+      sample.skipped === undefined
+        ? await measureCorpus(scratch, nodes, handlers, peer, sample, floorOf)
+        : undefined;
+    const loadAfter = loadavg();
+
     const segments = await measureSegments(root);
     const report = {
       date: new Date().toISOString(),
-      node: process.version,
       runs,
-      floor: { medianMs: round2(floorMedian), p95Ms: round2(quantile(floorSamples, 0.95)) },
-      classes: rows,
+      smoke,
+      machine: {
+        cpus: cpus().length,
+        model: cpus()[0]?.model,
+        loadAverage: {
+          before: loadBefore.map(round2),
+          afterClasses: loadAfterClasses.map(round2),
+          after: loadAfter.map(round2),
+        },
+        benchNode: process.version,
+      },
+      budgets: { ...budgets, peer: 'no class slower than the peer on the same payload', on: 'Node 24' },
+      peer:
+        peer.handler === undefined
+          ? { name: 'cc-safety-net', skipped: peer.skipped }
+          : { name: peer.name, version: peer.version, handler: handlerText(peer.handler) },
+      corpusSample:
+        sample.skipped === undefined
+          ? {
+              file: sample.file,
+              total: sample.total,
+              sampled: sample.sample.length,
+              step: sample.step,
+              unreadable: sample.unreadable,
+              runs: corpusRuns,
+            }
+          : { file: sample.file, skipped: sample.skipped },
+      skippedNodes: resolved.filter((n) => n.skipped !== undefined),
+      nodes: nodes.map((node) =>
+        nodeReport(node, rows, cellOf, floorSamples.get(node.major), corpus?.get(node.major)),
+      ),
       segments,
     };
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-    printTable(report);
-    const wrong = rows.filter((r) => r.expected !== 'any' && r.verdict !== r.expected);
-    if (wrong.length > 0) {
-      // A hook that answers wrongly is measured on the wrong path: that is a broken setup, not a number.
-      for (const r of wrong)
-        process.stderr.write(`bench: ${r.class} answered ${r.verdict}, expected ${r.expected}\n`);
-      process.exitCode = 1;
+    printReport(report);
+
+    for (const n of report.nodes) {
+      for (const r of n.classes) {
+        if (r.expected !== 'any' && r.verdict !== r.expected) {
+          // A hook that answers wrongly is measured on the wrong path: a broken setup, not a number.
+          process.stderr.write(
+            `bench: Node ${n.major}: ${r.class} answered ${r.verdict}, expected ${r.expected}\n`,
+          );
+          if (r.stderr) process.stderr.write(`  its stderr: ${r.stderr}\n`);
+          process.exitCode = 1;
+        }
+        // The pre-checks' promise: these classes decide without mvdan-sh. Seen through the code
+        // cache the parser's first load writes into the class's own TMPDIR.
+        if (r.mustNotParse && r.parserLoaded === true) {
+          process.stderr.write(
+            `bench: Node ${n.major}: ${r.class} loaded the parser; it must decide without it\n`,
+          );
+          process.exitCode = 1;
+        }
+      }
     }
-    // The pre-checks' promise: these classes decide without mvdan-sh. Seen through the code cache
-    // the parser's first load writes into the class's own TMPDIR.
-    const parsed = classes.filter((c) => c.parser === false && verdicts.get(c.id).parser === true);
-    for (const c of parsed)
-      process.stderr.write(`bench: ${c.id} loaded the parser; it must decide without it\n`);
-    if (parsed.length > 0) process.exitCode = 1;
   } finally {
     rmSync(scratch.base, { recursive: true, force: true });
   }
 }
 
-const round2 = (n) => Math.round(n * 100) / 100;
-
-function printTable(report) {
-  log(`node ${report.node}, ${report.runs} runs per class, interleaved with the floor`);
-  log(`floor (bare node reading stdin): median ${report.floor.medianMs} ms, p95 ${report.floor.p95Ms} ms\n`);
-  log('| class | verdict | parser | median ms | p95 ms | ratio | budget |');
-  log('|---|---|---|---:|---:|---:|---:|');
-  for (const r of report.classes) {
-    const mark = r.withinBudget ? '' : ' (over)';
-    const parser = r.parserLoaded === undefined ? '?' : r.parserLoaded ? 'loaded' : 'not loaded';
-    log(
-      `| ${r.class} | ${r.verdict} | ${parser} | ${r.medianMs} | ${r.p95Ms} | ${r.ratio}×${mark} | ${r.budget}× |`,
-    );
+/**
+ * The corpus mean: each sampled command sent to each Bash guard (and the peer) under each node,
+ * each call paired with a floor spawn of that node. Before the timed calls of a command, one
+ * untimed probe in a TMPDIR emptied of mvdan-sh's code cache shows whether that call loads the
+ * parser (and leaves the cache warm for the timed calls after it).
+ */
+async function measureCorpus(scratch, nodes, handlers, peer, sample, floorOf) {
+  const bashGuards = guards.filter((g) => g !== 'roseline-gate');
+  const subjects = bashGuards.map((g) => ({ guard: g, kind: 'kit', handler: handlers[g] }));
+  if (peer.handler !== undefined) subjects.push({ guard: peer.name, kind: 'peer', handler: peer.handler });
+  const byNode = new Map();
+  for (const node of nodes) {
+    const floors = [];
+    const cells = subjects.map((s, index) => ({
+      ...s,
+      ...makeCell(scratch, node, `corpus-${index}`, s.handler),
+      parsed: 0,
+      verdicts: {},
+      perCommand: [],
+    }));
+    byNode.set(node.major, { floors, cells });
   }
+  const started = Date.now();
+  for (const [at, command] of sample.sample.entries()) {
+    for (const node of nodes) {
+      const { floors, cells } = byNode.get(node.major);
+      for (const cell of cells) {
+        if (cell.kind === 'kit') clearCodeCache(cell.temp);
+        const probe = timeSpawn(
+          cell.spawn.command,
+          cell.spawn.args,
+          bashPayload(scratch, command),
+          cell.env,
+          scratch.project,
+        );
+        const verdict = verdictOf(probe.result);
+        cell.verdicts[verdict] = (cell.verdicts[verdict] ?? 0) + 1;
+        if (cell.kind === 'kit' && codeCache && hasLoadedParser(cell.temp)) cell.parsed++;
+        const times = [];
+        for (let i = 0; i < corpusRuns; i++) {
+          const input = bashPayload(scratch, command);
+          floors.push(floorOf(node, input).ms);
+          times.push(timeSpawn(cell.spawn.command, cell.spawn.args, input, cell.env, scratch.project).ms);
+        }
+        cell.samples.push(...times);
+        cell.perCommand.push(median(times));
+      }
+    }
+    await yieldToSignals();
+    if ((at + 1) % 20 === 0)
+      say(
+        `bench: corpus ${at + 1}/${sample.sample.length} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+      );
+  }
+  return byNode;
+}
+
+function handlerText(handler) {
+  return [handler.command, ...handler.args].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ');
+}
+
+function nodeReport(node, rows, cellOf, floorValues, corpus) {
+  const floorMedian = median(floorValues);
+  const measured = rows.map((row) => {
+    const cell = cellOf(row, node);
+    const values = cell.samples;
+    const trace = cell.trace === undefined ? undefined : readTrace(cell.trace);
+    return {
+      class: row.id,
+      guard: row.guard,
+      kind: row.kind,
+      ...(row.command === undefined ? {} : { command: row.command }),
+      handler: handlerText(row.handler),
+      spawned: handlerText({ command: cell.spawn.command, args: cell.spawn.args }),
+      verdict: cell.verdict,
+      expected: row.expect,
+      ...(cell.stderr === undefined ? {} : { stderr: cell.stderr }),
+      parserLoaded: row.kind === 'kit' ? cell.parser : undefined,
+      mustNotParse: row.parser === false,
+      medianMs: round2(median(values)),
+      p95Ms: round2(quantile(values, 0.95)),
+      ratio: round2(median(values) / floorMedian),
+      ...(trace === undefined ? {} : { trace }),
+    };
+  });
+  const peerByCommand = new Map(measured.filter((r) => r.kind === 'peer').map((r) => [r.command, r]));
+  const classes = measured.filter((r) => r.kind === 'kit');
+  for (const r of classes) {
+    r.budget = budgets.class;
+    r.withinBudget = r.ratio <= budgets.class;
+    const p = r.command === undefined ? undefined : peerByCommand.get(r.command);
+    if (p !== undefined) {
+      r.peerMedianMs = p.medianMs;
+      r.vsPeer = round2(r.medianMs / p.medianMs);
+      r.fasterThanPeer = r.medianMs <= p.medianMs;
+    }
+  }
+  return {
+    major: node.major,
+    version: node.version,
+    source: node.source,
+    binary: node.binary,
+    floor: {
+      medianMs: round2(floorMedian),
+      p95Ms: round2(quantile(floorValues, 0.95)),
+      samples: floorValues.length,
+    },
+    classes,
+    peer: measured.filter((r) => r.kind === 'peer'),
+    corpus: corpus === undefined ? undefined : corpusReport(corpus),
+  };
+}
+
+function corpusReport({ floors, cells }) {
+  const floorMedian = median(floors);
+  return {
+    floor: { medianMs: round2(floorMedian), samples: floors.length },
+    guards: cells.map((cell) => {
+      const meanMs = mean(cell.perCommand);
+      const medianMs = median(cell.perCommand);
+      const row = {
+        guard: cell.guard,
+        kind: cell.kind,
+        calls: cell.perCommand.length,
+        meanMs: round2(meanMs),
+        medianMs: round2(medianMs),
+        meanRatio: round2(meanMs / floorMedian),
+        medianRatio: round2(medianMs / floorMedian),
+        verdicts: cell.verdicts,
+        ...(cell.trace === undefined ? {} : { trace: readTrace(cell.trace) }),
+      };
+      if (cell.kind === 'kit') {
+        row.parserShare = codeCache ? round2(cell.parsed / cell.perCommand.length) : undefined;
+        row.budget = budgets.corpusMean;
+        row.withinBudget = row.meanRatio <= budgets.corpusMean;
+      }
+      return row;
+    }),
+  };
+}
+
+const pathsText = (trace) => {
+  const keys = Object.keys(trace?.paths ?? {});
+  const causes = Object.keys(trace?.causes ?? {});
+  const text = keys.length === 0 ? '—' : keys.join(', ');
+  return causes.length === 0 ? text : `${text} (fail-open: ${causes.join(', ')})`;
+};
+
+function printReport(report) {
+  const m = report.machine;
+  log(
+    `${report.runs} timed rounds per row after one warm-up, interleaved with each node's floor; ${m.cpus} cores; load average ${m.loadAverage.before[0]} before, ${m.loadAverage.afterClasses[0]} after the classes, ${m.loadAverage.after[0]} after the corpus`,
+  );
+  if (report.peer.skipped !== undefined) log(`peer: cc-safety-net skipped (${report.peer.skipped})`);
+  else log(`peer: ${report.peer.name}@${report.peer.version}, run as \`${report.peer.handler}\``);
+  const c = report.corpusSample;
+  log(
+    c.skipped === undefined
+      ? `corpus: ${c.sampled} of ${c.total} commands in ${c.file} (${c.step === 1 ? 'all of them' : `one line in ${c.step}`}), ${c.runs} timed call(s) each`
+      : `corpus: skipped (${c.skipped})`,
+  );
+  for (const s of report.skippedNodes) log(`Node ${s.major}: skipped (${s.skipped})`);
+  for (const n of report.nodes) {
+    log(`\n### Node ${n.version} (${n.source})\n`);
+    log(`floor (bare node reading stdin): median ${n.floor.medianMs} ms, p95 ${n.floor.p95Ms} ms\n`);
+    log('| class | verdict | parser | path | median ms | p95 ms | ratio | budget | peer ms | vs peer |');
+    log('|---|---|---|---|---:|---:|---:|---:|---:|---:|');
+    for (const r of n.classes) {
+      const over = r.withinBudget ? '' : ' (over)';
+      const parser = r.parserLoaded === undefined ? '?' : r.parserLoaded ? 'loaded' : 'not loaded';
+      const vsPeer = r.vsPeer === undefined ? '—' : `${r.vsPeer}×${r.fasterThanPeer ? '' : ' (slower)'}`;
+      log(
+        `| ${md(r.class)} | ${r.verdict} | ${parser} | ${pathsText(r.trace)} | ${r.medianMs} | ${r.p95Ms} | ${r.ratio}×${over} | ${r.budget}× | ${r.peerMedianMs ?? '—'} | ${vsPeer} |`,
+      );
+    }
+    for (const r of n.peer) {
+      log(`| ${md(r.class)} | ${r.verdict} | — | — | ${r.medianMs} | ${r.p95Ms} | ${r.ratio}× | — | — | — |`);
+    }
+    if (n.corpus !== undefined) {
+      log(`\ncorpus mean (floor of the corpus calls: median ${n.corpus.floor.medianMs} ms)\n`);
+      log(
+        '| guard | calls | parser loaded | path | mean ms | median ms | mean ratio | median ratio | budget (mean) |',
+      );
+      log('|---|---:|---:|---|---:|---:|---:|---:|---:|');
+      for (const g of n.corpus.guards) {
+        const share = g.parserShare === undefined ? '—' : `${Math.round(g.parserShare * 100)}%`;
+        const budget = g.budget === undefined ? '—' : `${g.budget}×`;
+        const over = g.withinBudget === false ? ' (over)' : '';
+        log(
+          `| ${g.guard} | ${g.calls} | ${share} | ${pathsText(g.trace)} | ${g.meanMs} | ${g.medianMs} | ${g.meanRatio}×${over} | ${g.medianRatio}× | ${budget} |`,
+        );
+      }
+    }
+  }
+  printSummary(report);
   const s = report.segments;
   log(
-    `\n@kit/shell-segments, in process, ${s.corpusSize} commands: cold (load mvdan-sh + first parse) ${s.coldMs} ms; warm ${s.warmPerSecond} commands/s (${s.warmSegmentsPerSecond} segments/s)`,
+    `\n@kit/shell-segments, in process (${report.machine.benchNode}), ${s.corpusSize} commands: cold (load mvdan-sh + first parse) ${s.coldMs} ms; warm ${s.warmPerSecond} commands/s (${s.warmSegmentsPerSecond} segments/s)`,
   );
   log(`\nJSON: ${out}`);
+}
+
+/** Every class's ratio on every node side by side, the budget column set on Node 24. */
+function printSummary(report) {
+  if (report.nodes.length < 2) return;
+  const heads = report.nodes.map((n) => `Node ${n.major}`);
+  log(`\n### Ratio to each node's own floor, side by side\n`);
+  log(`| class | ${heads.join(' | ')} | budget (Node 24) |`);
+  log(`|---|${heads.map(() => '---:').join('|')}|---:|`);
+  const first = report.nodes[0];
+  const cell = (r) => {
+    const marks = [
+      ...(r.withinBudget ? [] : ['over']),
+      ...(r.fasterThanPeer === false ? ['slower than peer'] : []),
+    ];
+    return `${r.ratio}×${marks.length === 0 ? '' : ` (${marks.join(', ')})`}`;
+  };
+  first.classes.forEach((r, i) => {
+    log(`| ${md(r.class)} | ${report.nodes.map((n) => cell(n.classes[i])).join(' | ')} | ${r.budget}× |`);
+  });
+  first.peer.forEach((r, i) => {
+    log(`| ${md(r.class)} | ${report.nodes.map((n) => `${n.peer[i].ratio}×`).join(' | ')} | — |`);
+  });
+  if (first.corpus !== undefined) {
+    first.corpus.guards.forEach((g, i) => {
+      const cells = report.nodes.map((n) => {
+        const x = n.corpus.guards[i];
+        return `${x.meanRatio}×${x.withinBudget === false ? ' (over)' : ''}`;
+      });
+      log(
+        `| corpus mean: ${g.guard} | ${cells.join(' | ')} | ${g.budget === undefined ? '—' : `${g.budget}×`} |`,
+      );
+    });
+  }
+  log(`| floor, median ms | ${report.nodes.map((n) => n.floor.medianMs).join(' | ')} | |`);
 }
 
 await main();

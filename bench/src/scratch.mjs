@@ -7,11 +7,12 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, delimiter, join } from 'node:path';
 
 /** The guards the benchmark installs, in the order their classes are listed. */
 export const guards = ['exit-status-guard', 'git-write-gate', 'roseline-gate'];
@@ -36,7 +37,16 @@ export function makeScratchProject() {
   const home = join(base, 'home');
   const bin = join(base, 'bin');
   const temp = join(base, 'tmp');
-  for (const dir of [project, home, bin, temp, join(project, '.claude/skills'), join(project, 'src')]) {
+  const dirs = [
+    project,
+    home,
+    bin,
+    temp,
+    join(project, '.claude/skills'),
+    join(project, 'src'),
+    join(project, 'app'),
+  ];
+  for (const dir of dirs) {
     mkdirSync(dir, { recursive: true });
   }
   writeFileSync(join(project, '.claude/skills/repo-profile.md'), '---\nname: repo-profile\n---\n# Profile\n');
@@ -44,6 +54,10 @@ export function makeScratchProject() {
   writeFileSync(
     join(project, 'src/Widget.cs'),
     'namespace App;\npublic class Widget { public int Size() => 1; }\n',
+  );
+  writeFileSync(
+    join(project, 'app/package.json'),
+    `${JSON.stringify({ name: 'app', private: true, scripts: { test: 'node --test' } }, null, 2)}\n`,
   );
   writeFileSync(join(bin, 'dnx'), '#!/bin/sh\nexit 0\n');
   chmodSync(join(bin, 'dnx'), 0o755);
@@ -90,25 +104,31 @@ export function replaceInstalledBundle(handler, guard, dir) {
 const codeCacheFolder = (temp) => join(temp, `kit-code-cache-${process.getuid?.() ?? 'user'}`);
 
 /**
- * The environment a class's spawns get: the scratch HOME and PATH, and a TMPDIR of the class's own,
- * so what one class leaves there (mvdan-sh's code cache) is that class's own doing. Without a code
- * cache, the cache folder is made writable by everyone, which the loader refuses to read or write:
- * every parse compiles mvdan-sh from source, the hook's fallback path.
+ * The environment of one class's spawns under one node: the scratch HOME, a PATH led by the
+ * scratch bin (the fake `dnx`) and the measured node's own folder (so anything the hook starts as
+ * `node` is that binary too), and a TMPDIR of the class's own, so what one class leaves there
+ * (mvdan-sh's code cache) is that class's own doing. Without a code cache, the cache folder is made
+ * writable by everyone, which the loader refuses to read or write: every parse compiles mvdan-sh
+ * from source, the hook's fallback path. `trace` names a KIT_HOOKS_TRACE file, or none.
  */
-export function benchEnv(scratch, temp, { codeCache = true } = {}) {
+export function benchEnv(scratch, temp, { codeCache = true, nodeDir, trace } = {}) {
   mkdirSync(temp, { recursive: true });
   if (!codeCache) {
     mkdirSync(codeCacheFolder(temp), { recursive: true });
     chmodSync(codeCacheFolder(temp), 0o777);
   }
+  const path = [scratch.bin, ...(nodeDir === undefined ? [] : [nodeDir]), process.env.PATH].join(delimiter);
   const env = {
     ...process.env,
     HOME: scratch.home,
     TMPDIR: temp,
-    PATH: `${scratch.bin}:${process.env.PATH}`,
+    PATH: path,
     CLAUDE_PROJECT_DIR: scratch.project,
   };
   delete env.KIT_HOOKS_TRACE;
+  // Options meant for the bench's own node must not reach the node under test.
+  delete env.NODE_OPTIONS;
+  if (trace !== undefined) env.KIT_HOOKS_TRACE = trace;
   return env;
 }
 
@@ -119,6 +139,51 @@ export function hasLoadedParser(temp) {
   } catch {
     return false;
   }
+}
+
+/** Removes the code cache a parse left under this TMPDIR, so the next call shows whether it parses. */
+export function clearCodeCache(temp) {
+  const folder = codeCacheFolder(temp);
+  let names;
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.endsWith('.v8cache')) rmSync(join(folder, name), { force: true });
+}
+
+/**
+ * What a KIT_HOOKS_TRACE file says about the calls it saw: how many lines, the values of any field
+ * naming which path answered (`path`, `answeredBy`: a later hook may answer in process or from a
+ * verdict server), and the fail-open causes, each with its count. Today's hooks write no path.
+ */
+export function readTrace(file) {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return { lines: 0, paths: {}, causes: {} };
+  }
+  const summary = { lines: 0, paths: {}, causes: {} };
+  const count = (bag, value) => {
+    bag[value] = (bag[value] ?? 0) + 1;
+  };
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let record;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    summary.lines++;
+    for (const field of ['path', 'answeredBy']) {
+      if (typeof record[field] === 'string') count(summary.paths, record[field]);
+    }
+    if (typeof record.cause === 'string') count(summary.causes, record.cause);
+  }
+  return summary;
 }
 
 let sessionCounter = 0;
@@ -135,75 +200,81 @@ const payload = (scratch, tool, toolInput) =>
     tool_use_id: 'toolu_bench',
   });
 
+/** A Bash PreToolUse payload for `command`, as the host sends it. */
+export const bashPayload = (scratch, command) => payload(scratch, 'Bash', { command, description: 'bench' });
+
 /**
- * The payload classes: which installed handler, which payload, the budget, the expected verdict,
- * and whether the class may load the parser (the no-operator and no-git classes must not).
+ * Every class's budget, as a ratio to the floor of the node it runs under (issue 15: every class
+ * within 1.25× on Node 24, the real-command mean within 1.15×, and no class slower than the peer).
  */
-export function defineClasses(scratch, handlers, { codeCache = true } = {}) {
-  const bash = (command) => () => payload(scratch, 'Bash', { command, description: 'bench' });
-  const classes = [
-    {
-      id: 'exit-status-guard: no operator',
-      handler: handlers['exit-status-guard'],
-      budget: 1.15,
+export const budgets = { class: 1.25, corpusMean: 1.15 };
+
+/**
+ * The payload classes: which guard, which payload, the expected verdict, and whether the class may
+ * load the parser (the no-operator and no-git classes must not). `command` is set for Bash classes:
+ * the peer is measured on the same payloads.
+ */
+export function defineClasses(scratch) {
+  const bash = (guard, label, command, rest) => ({
+    id: `${guard}: ${label}`,
+    guard,
+    command,
+    input: () => bashPayload(scratch, command),
+    ...rest,
+  });
+  return [
+    bash('exit-status-guard', 'no operator', 'npm test', { expect: 'silent', parser: false }),
+    bash('exit-status-guard', 'make test | tail -5', 'make test | tail -5', { expect: 'deny' }),
+    bash('exit-status-guard', 'git log --oneline | head -20', 'git log --oneline | head -20', {
       expect: 'silent',
-      parser: false,
-      input: bash('npm test'),
-    },
-    {
-      id: 'exit-status-guard: make test | tail -5',
-      handler: handlers['exit-status-guard'],
-      budget: 1.5,
+    }),
+    bash('exit-status-guard', 'cd app && npm test 2>&1 | tail -20', 'cd app && npm test 2>&1 | tail -20', {
       expect: 'deny',
-      input: bash('make test | tail -5'),
-    },
-    {
-      id: 'exit-status-guard: long nested command',
-      handler: handlers['exit-status-guard'],
-      budget: 1.5,
-      expect: 'any',
-      input: bash(nestedCommand),
-    },
-    {
-      id: 'git-write-gate: ls (no git)',
-      handler: handlers['git-write-gate'],
-      budget: 1.15,
+    }),
+    bash('exit-status-guard', 'git status (managed repo)', 'git status --short', { expect: 'silent' }),
+    bash('exit-status-guard', 'long nested command', nestedCommand, { expect: 'any' }),
+    bash('git-write-gate', 'ls (no git)', 'ls -la src', { expect: 'silent', parser: false }),
+    bash('git-write-gate', 'git log --oneline | head -20', 'git log --oneline | head -20', {
       expect: 'silent',
-      parser: false,
-      input: bash('ls -la src'),
-    },
-    {
-      id: 'git-write-gate: git status (managed repo)',
-      handler: handlers['git-write-gate'],
-      budget: 1.5,
-      expect: 'silent',
-      input: bash('git status --short'),
-    },
-    {
-      id: 'git-write-gate: git commit (managed repo)',
-      handler: handlers['git-write-gate'],
-      budget: 1.5,
-      expect: 'deny',
-      input: bash('git commit -m "wip"'),
-    },
+    }),
+    bash('git-write-gate', 'git status (managed repo)', 'git status --short', { expect: 'silent' }),
+    bash('git-write-gate', 'git commit (managed repo)', 'git commit -m "wip"', { expect: 'deny' }),
     {
       id: 'roseline-gate: .cs Read (marked project, dnx on PATH)',
-      handler: handlers['roseline-gate'],
-      budget: 1.5,
+      guard: 'roseline-gate',
       expect: 'deny',
       input: () => payload(scratch, 'Read', { file_path: join(scratch.project, 'src/Widget.cs') }),
     },
   ];
-  return classes.map((c, index) => {
-    const temp = join(scratch.temp, String(index));
-    return { ...c, temp, env: benchEnv(scratch, temp, { codeCache }) };
-  });
+}
+
+/** A short label for a Bash command in a table: its first line, cut to 40 characters. */
+export function commandLabel(command) {
+  const first = command.split('\n')[0];
+  const cut = first.length > 40 ? `${first.slice(0, 39)}…` : first;
+  return command.includes('\n') ? `${cut} (${command.split('\n').length} lines)` : cut;
+}
+
+/**
+ * The argv that runs an installed handler under one node binary: the handler's own args after that
+ * binary in place of its `node`. A handler whose command is not `node` cannot be retargeted.
+ */
+export function spawnArgsFor(handler, nodeBinary) {
+  const name = basename(handler.command).replace(/\.exe$/i, '');
+  if (name !== 'node') {
+    throw new Error(
+      `the installed handler runs ${handler.command}, not node: the bench cannot run it under another node`,
+    );
+  }
+  return { command: nodeBinary, args: handler.args };
 }
 
 /** What a hook answered, from its exit status and stdout. */
 export function verdictOf(result) {
   if (result.status === 2) return 'refuse';
   if (result.stdout.includes('"permissionDecision":"deny"')) return 'deny';
+  if (result.stdout.includes('"permissionDecision":"ask"')) return 'ask';
+  if (result.stdout.includes('"permissionDecision":"allow"')) return 'allow';
   return result.stdout === '' && result.status === 0 ? 'silent' : `other(${result.status})`;
 }
 
