@@ -142,9 +142,7 @@ describe.skipIf(process.platform === 'win32')(
         expect(result.code).toBe(0);
         expect(result.stdout).toContain(`uninstalled example-guard (${host}, project scope)`);
         const left = await import('node:fs').then((fs) => fs.readdirSync(root, { recursive: true }));
-        expect(left.filter((entry) => !String(entry).startsWith('src'))).toEqual(
-          host === 'copilot' ? ['.github'] : [],
-        );
+        expect(left.filter((entry) => !String(entry).startsWith('src'))).toEqual([]);
       });
 
       test('doctor passes, and fails with one clear line once the bundle is gone', async () => {

@@ -12,6 +12,7 @@ export interface ScopeLocations {
   settingsPath: string; // ~/.claude/settings.json | <cwd>/.claude/settings.json | <cwd>/.claude/settings.local.json
   bundlePath: string; // ~/.claude/hooks/<guard>.cjs | <cwd>/.claude/hooks/<guard>.cjs (the built bundle's extension)
   siblingSettingsPaths: string[]; // other settings files that may point at the same bundle
+  outerFolders?: string[]; // folders above those two that install may have made (.github): uninstall removes them when empty
 }
 
 /** The flags that choose a scope. */

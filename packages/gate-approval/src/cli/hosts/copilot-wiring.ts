@@ -26,6 +26,7 @@ function locateCopilot(guard: { name: string; bundle: string }, scope: Scope, io
     settingsPath: join(dir, `${guard.name}.json`),
     bundlePath: join(dir, `${guard.name}${extname(guard.bundle) || '.cjs'}`),
     siblingSettingsPaths: [],
+    ...(scope === 'project' ? { outerFolders: [join(io.cwd, '.github')] } : {}),
   };
 }
 
