@@ -13,9 +13,10 @@ export const chatCompletionsDialect: ModelDialect = {
     arrayField(body, 'messages')
       .filter((message) => message.role === 'assistant')
       .flatMap((message) => (Array.isArray(message.tool_calls) ? message.tool_calls : [])).length,
-  offersShell: (body) =>
+  offers: (body, step) =>
     arrayField(body, 'tools').some(
-      (tool) => (tool.function as { name?: string } | undefined)?.name === 'bash',
+      (tool) =>
+        (tool.function as { name?: string } | undefined)?.name === ('shell' in step ? 'bash' : 'view'),
     ),
   answer: (res, body, step, id) => {
     const model = (body as { model?: string } | null)?.model ?? 'e2e';
@@ -26,10 +27,10 @@ export const chatCompletionsDialect: ModelDialect = {
       index: 0,
       id: `call_e2e_${id}`,
       type: 'function',
-      function: {
-        name: 'bash',
-        arguments: JSON.stringify({ command: step.shell, description: 'the next step' }),
-      },
+      function:
+        'shell' in step
+          ? { name: 'bash', arguments: JSON.stringify({ command: step.shell, description: 'the next step' }) }
+          : { name: 'view', arguments: JSON.stringify({ path: step.read }) },
     };
     writeEvents(res, [
       chunk({ role: 'assistant', content: call ? null : '' }),
@@ -69,8 +70,9 @@ export const chatCompletionsDialect: ModelDialect = {
         if (!results.has(id)) return [];
         const args = JSON.parse(String((call.function as { arguments?: string }).arguments ?? '{}')) as {
           command?: string;
+          path?: string;
         };
-        return [{ callId: id, command: args.command ?? '', output: results.get(id) ?? '' }];
+        return [{ callId: id, command: args.command ?? args.path ?? '', output: results.get(id) ?? '' }];
       });
   },
 };

@@ -16,12 +16,12 @@ export const geminiDialect: ModelDialect = {
   name: 'gemini',
   isTurn: (method, path) => method === 'POST' && /:(stream)?[gG]enerateContent$/.test(path),
   callsMade: (body) => parts(body, 'model').filter((part) => part.functionCall).length,
-  offersShell: (body) =>
+  offers: (body, step) =>
     arrayField(body, 'tools').some((tool) =>
       (Array.isArray(tool.functionDeclarations)
         ? (tool.functionDeclarations as { name?: string }[])
         : []
-      ).some((declaration) => declaration.name === 'run_shell_command'),
+      ).some((declaration) => declaration.name === ('shell' in step ? 'run_shell_command' : 'read_file')),
     ),
   answer: (res, _body, step, id) => {
     const response = {
@@ -32,11 +32,10 @@ export const geminiDialect: ModelDialect = {
             parts: step
               ? [
                   {
-                    functionCall: {
-                      id: `call_e2e_${id}`,
-                      name: 'run_shell_command',
-                      args: { command: step.shell },
-                    },
+                    functionCall:
+                      'shell' in step
+                        ? { id: `call_e2e_${id}`, name: 'run_shell_command', args: { command: step.shell } }
+                        : { id: `call_e2e_${id}`, name: 'read_file', args: { file_path: step.read } },
                   },
                 ]
               : [{ text: finalText }],
@@ -65,14 +64,16 @@ export const geminiDialect: ModelDialect = {
         .map((response) => [String(response?.id), response?.response ?? {}]),
     );
     return parts(body, 'model').flatMap((part): ToolExchange[] => {
-      const call = part.functionCall as { id?: string; args?: { command?: string } } | undefined;
+      const call = part.functionCall as
+        | { id?: string; args?: { command?: string; file_path?: string } }
+        | undefined;
       const response = call?.id === undefined ? undefined : responses.get(call.id);
       if (call === undefined || response === undefined) return [];
       const text = response.error ?? response.output;
       return [
         {
           callId: String(call.id),
-          command: call.args?.command ?? '',
+          command: call.args?.command ?? call.args?.file_path ?? '',
           output: typeof text === 'string' ? text : JSON.stringify(response),
         },
       ];

@@ -1,10 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One scripted model turn: a shell command the "model" asks the CLI to run. */
-export interface ShellStep {
-  shell: string; // make test | tail -5
-}
+/** One scripted model turn: a shell command the "model" asks the CLI to run, or a file it asks it to read. */
+export type ShellStep = { shell: string } | { read: string }; // make test | tail -5; /repo/src/Widget.cs
 
 /** A request the CLI made to the stand-in, kept whole. */
 export interface RecordedRequest {
@@ -14,11 +12,11 @@ export interface RecordedRequest {
   answer: 'tool_call' | 'text' | 'other';
 }
 
-/** One shell call the model made and what the CLI handed back for it, read from a later request. */
+/** One call the model made and what the CLI handed back for it, read from a later request. */
 export interface ToolExchange {
   callId: string;
-  command: string;
-  output: string; // the text the model got back (a deny reason, the command's output)
+  command: string; // the shell command, or the path of a read
+  output: string; // the text the model got back (a deny reason, the command's output, the file)
 }
 
 /** How one model API reads and answers: the three hosts speak three different ones. */
@@ -28,8 +26,8 @@ export interface ModelDialect {
   isTurn: (method: string, path: string) => boolean;
   /** How many tool calls the conversation in this request already holds: the script's position. */
   callsMade: (body: unknown) => number;
-  /** True when the request offers the tool a step needs (a side query without tools gets text). */
-  offersShell: (body: unknown) => boolean;
+  /** True when the request offers the tool the step needs (a side query without tools gets text). */
+  offers: (body: unknown, step: ShellStep) => boolean;
   /** Writes the answer: the step as this API's tool call, or the final text when `step` is null. */
   answer: (res: ServerResponse, body: unknown, step: ShellStep | null, id: number) => void;
   /** Answers a request that is not a turn (a model list, a token count). */
@@ -72,7 +70,8 @@ export async function startModelApi(dialect: ModelDialect, script: ShellStep[]):
       const path = (req.url ?? '').split('?')[0] ?? '';
       try {
         if (dialect.isTurn(method, path)) {
-          const step = dialect.offersShell(body) ? (script[dialect.callsMade(body)] ?? null) : null;
+          const next = script[dialect.callsMade(body)];
+          const step = next !== undefined && dialect.offers(body, next) ? next : null;
           requests.push({ method, url: req.url ?? '', body, answer: step ? 'tool_call' : 'text' });
           dialect.answer(res, body, step, ++counter);
         } else {

@@ -9,7 +9,9 @@ export const responsesDialect: ModelDialect = {
   name: 'responses',
   isTurn: (method, path) => method === 'POST' && path.endsWith('/responses'),
   callsMade: (body) => arrayField(body, 'input').filter((item) => item.type === 'function_call').length,
-  offersShell: (body) => arrayField(body, 'tools').some((tool) => tool.name === 'exec_command'),
+  // Codex has no file-read tool: a read step is never offered.
+  offers: (body, step) =>
+    'shell' in step && arrayField(body, 'tools').some((tool) => tool.name === 'exec_command'),
   answer: (res, body, step, id) => {
     const model = (body as { model?: string } | null)?.model ?? 'e2e';
     const item = step
@@ -18,7 +20,7 @@ export const responsesDialect: ModelDialect = {
           id: `fc_${id}`,
           call_id: `call_e2e_${id}`,
           name: 'exec_command',
-          arguments: JSON.stringify({ cmd: step.shell }),
+          arguments: JSON.stringify({ cmd: 'shell' in step ? step.shell : '' }),
           status: 'completed',
         }
       : {
