@@ -237,6 +237,15 @@ describe.skipIf(process.platform === 'win32')(
         expect(readFileSync(join(home, '.gemini', 'settings.json'), 'utf8')).toBe(original);
       });
 
+      test('codex: uninstall leaves $CODEX_HOME itself, even empty', async () => {
+        const codexHome = tempDir();
+        const where = { cwd: tempDir(), home: tempDir(), env: { CODEX_HOME: codexHome } };
+        await cli(guard, ['install', '--host', 'codex'], where);
+        expect((await cli(guard, ['uninstall', '--host', 'codex'], where)).code).toBe(0);
+        const { readdirSync } = await import('node:fs');
+        expect(readdirSync(codexHome)).toEqual([]);
+      });
+
       test('codex: $CODEX_HOME names the user scope', async () => {
         const codexHome = tempDir();
         const home = tempDir();

@@ -13,6 +13,7 @@ export interface ScopeLocations {
   bundlePath: string; // ~/.claude/hooks/<guard>.cjs | <cwd>/.claude/hooks/<guard>.cjs (the built bundle's extension)
   siblingSettingsPaths: string[]; // other settings files that may point at the same bundle
   outerFolders?: string[]; // folders above those two that install may have made (.github): uninstall removes them when empty
+  keepSettingsFolder?: boolean; // the settings file's folder is the host's home ($CODEX_HOME): never removed
 }
 
 /** The flags that choose a scope. */

@@ -88,7 +88,8 @@ export async function uninstallCommand(guard: GuardDefinition, argv: string[], i
     }
     // Folders install created; rmdir refuses any that still hold something.
     await rmdir(dirname(where.bundlePath)).catch(() => undefined);
-    if (action.action === 'delete') await rmdir(dirname(where.settingsPath)).catch(() => undefined);
+    if (action.action === 'delete' && !where.keepSettingsFolder)
+      await rmdir(dirname(where.settingsPath)).catch(() => undefined);
     if (action.action === 'delete')
       for (const folder of where.outerFolders ?? []) await rmdir(folder).catch(() => undefined);
   }

@@ -24,6 +24,8 @@ function locateCodex(guard: { name: string; bundle: string }, scope: Scope, io: 
     settingsPath: join(dir, 'hooks.json'),
     bundlePath: join(dir, 'hooks', `${guard.name}${extname(guard.bundle) || '.cjs'}`),
     siblingSettingsPaths: [],
+    // $CODEX_HOME may be a folder the user named and made: uninstall leaves it, empty or not.
+    ...(scope === 'user' ? { keepSettingsFolder: true } : {}),
   };
 }
 
