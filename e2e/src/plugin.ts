@@ -1,10 +1,17 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cliEnvironment, findClaudeBinary } from './claude.ts';
-import { type CommandResult, expectSuccess, runCommand } from './commands.ts';
+import {
+  type CommandResult,
+  expectSuccess,
+  type PackedPackage,
+  repoRoot,
+  runCommand,
+  writeTree,
+} from '@kit/test-kit';
 import { type KitSource, requireKit } from './kit.ts';
-import { GUARDS, type GuardName, type PackedPackage, REPO_ROOT } from './pack.ts';
-import { scratchDir, writeTree } from './scratch.ts';
+import { GUARDS, type GuardName } from './pack.ts';
+import { scratchDir } from './scratch.ts';
 
 /** The marketplace's name, as the checkout's .claude-plugin/marketplace.json declares it. */
 export const MARKETPLACE = 'kit';
@@ -40,7 +47,7 @@ interface MarketplaceFile {
 /** The checkout's .claude-plugin/marketplace.json, parsed. */
 export async function readKitMarketplace(): Promise<MarketplaceFile> {
   return JSON.parse(
-    await readFile(join(REPO_ROOT, '.claude-plugin', 'marketplace.json'), 'utf8'),
+    await readFile(join(repoRoot, '.claude-plugin', 'marketplace.json'), 'utf8'),
   ) as MarketplaceFile;
 }
 
@@ -51,7 +58,7 @@ export async function readKitMarketplace(): Promise<MarketplaceFile> {
  */
 export async function kitMarketplace(source: KitSource): Promise<KitMarketplace> {
   const kit = requireKit(source);
-  if (kit.kind === 'registry') return { dir: REPO_ROOT, route: 'npm', registryUrl: kit.url };
+  if (kit.kind === 'registry') return { dir: repoRoot, route: 'npm', registryUrl: kit.url };
   return { dir: await buildRelativeMarketplace(kit.packages), route: 'relative' };
 }
 
@@ -70,7 +77,7 @@ async function buildRelativeMarketplace(packages: PackedPackage[]): Promise<stri
       throw new Error(`e2e: marketplace entry ${entry.name} has no npm source of the kit`);
     entry.source = folder;
   }
-  await writeTree(dir, { '.claude-plugin/marketplace.json': `${JSON.stringify(marketplace, null, 2)}\n` });
+  writeTree(dir, { '.claude-plugin/marketplace.json': `${JSON.stringify(marketplace, null, 2)}\n` });
   return dir;
 }
 
@@ -130,7 +137,7 @@ export async function installPlugin(source: KitSource, plugin: PluginName): Prom
   const marketplace = await kitMarketplace(source);
   const home = await scratchDir(`${plugin}-plugin-home`);
   if (marketplace.registryUrl !== undefined) {
-    await writeTree(home, { '.npmrc': `registry=${marketplace.registryUrl}/\n` });
+    writeTree(home, { '.npmrc': `registry=${marketplace.registryUrl}/\n` });
   }
   const add = expectSuccess(
     `claude plugin marketplace add ${marketplace.dir}`,

@@ -1,10 +1,10 @@
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, test } from 'vitest';
-import { type CommandResult, runCommand } from '../src/commands.ts';
+import { type CommandResult, repoRoot, runCommand } from '@kit/test-kit';
 import { guardCases } from '../src/guard-cases.ts';
 import { requireKit } from '../src/kit.ts';
-import { GUARDS, REPO_ROOT } from '../src/pack.ts';
+import { GUARDS } from '../src/pack.ts';
 import { readKitMarketplace, runClaudeCommand } from '../src/plugin.ts';
 import { removeScratch, scratchDir } from '../src/scratch.ts';
 
@@ -17,7 +17,7 @@ afterAll(removeScratch);
 
 const readJson = async (file: string): Promise<Record<string, unknown>> =>
   JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-const packageDir = (guard: string) => join(REPO_ROOT, 'packages', guard);
+const packageDir = (guard: string) => join(repoRoot, 'packages', guard);
 const shown = (result: CommandResult) => `exit ${result.exitCode}\n${result.stdout}\n${result.stderr}`;
 
 describe.for(guardCases)('$guard ships its plugin', (guardCase) => {
@@ -50,7 +50,7 @@ describe.for(guardCases)('$guard ships its plugin', (guardCase) => {
 
   test('the packed tarball holds the plugin manifest, the hooks file and the bundle they name', async () => {
     const packed = requireKit(source).packages.find((p) => p.name === `@kit/${guardCase.guard}`);
-    const listing = await runCommand('tar', ['-tzf', String(packed?.tarball)], { cwd: REPO_ROOT });
+    const listing = await runCommand('tar', ['-tzf', String(packed?.tarball)], { cwd: repoRoot });
     expect(listing.stdout.split('\n'), shown(listing)).toEqual(
       expect.arrayContaining([
         'package/.claude-plugin/plugin.json',
@@ -109,7 +109,7 @@ describe('the marketplace (.claude-plugin/marketplace.json)', () => {
 
   test('claude plugin validate --strict passes on the checkout', async () => {
     const result = await runClaudeCommand(
-      ['plugin', 'validate', '--strict', REPO_ROOT],
+      ['plugin', 'validate', '--strict', repoRoot],
       await scratchDir('marketplace-validate'),
     );
     expect(result.exitCode, shown(result)).toBe(0);
@@ -117,8 +117,8 @@ describe('the marketplace (.claude-plugin/marketplace.json)', () => {
 });
 
 describe('scripts/plugin-versions.mjs keeps the copies of each version in step', () => {
-  const script = join(REPO_ROOT, 'scripts', 'plugin-versions.mjs');
-  const run = (args: string[]) => runCommand(process.execPath, [script, ...args], { cwd: REPO_ROOT });
+  const script = join(repoRoot, 'scripts', 'plugin-versions.mjs');
+  const run = (args: string[]) => runCommand(process.execPath, [script, ...args], { cwd: repoRoot });
 
   test('the checkout has no drift', async () => {
     const result = await run(['--check']);
@@ -128,7 +128,7 @@ describe('scripts/plugin-versions.mjs keeps the copies of each version in step',
   test('after a version bump (what `changeset version` does) --check fails and names each copy; the sync fixes them', async () => {
     // A copy of the files the script reads, with git-write-gate bumped in package.json only.
     const root = await scratchDir('plugin-versions');
-    await cp(join(REPO_ROOT, '.claude-plugin'), join(root, '.claude-plugin'), { recursive: true });
+    await cp(join(repoRoot, '.claude-plugin'), join(root, '.claude-plugin'), { recursive: true });
     for (const guard of GUARDS) {
       await mkdir(join(root, 'packages', guard), { recursive: true });
       await cp(join(packageDir(guard), 'package.json'), join(root, 'packages', guard, 'package.json'));

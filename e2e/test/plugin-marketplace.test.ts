@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { git, type Tree } from '@kit/test-kit';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { type ClaudeRun, runClaude } from '../src/claude.ts';
 import { pathWith } from '../src/environment.ts';
@@ -21,7 +22,7 @@ import {
   type PluginName,
 } from '../src/plugin.ts';
 import { deniedIds, describeRun, stubExecutable } from '../src/scenario.ts';
-import { git, removeScratch, scratchRepo } from '../src/scratch.ts';
+import { removeScratch, scratchRepo } from '../src/scratch.ts';
 
 const source = inject('kitSource');
 afterAll(removeScratch);
@@ -61,7 +62,7 @@ interface Session {
 async function session(
   installed: InstalledPlugin,
   label: string,
-  tree: Record<string, string>,
+  tree: Tree,
   script: (project: string) => ToolCall[],
   options: { env?: Record<string, string>; args?: string[] } = {},
 ): Promise<Session> {

@@ -24,14 +24,18 @@ describe('roseline-gate, installed with npx from the registry, in a marked C# pr
   });
 
   test('denies a .cs Read with dnx on PATH, returns the file on the identical retry in the same session, then denies again', async () => {
+    // The stand-in answers at once; a real model's retry comes a turn later. The gate passes only a
+    // retry that comes a quiet second after the denial, so the script waits that long in between.
+    const aTurnLater: ToolCall = { name: 'Bash', input: { command: 'sleep 1.5', description: 'wait' } };
     const run = await runClaude({
       cwd: installed.project,
       home: await scratchDir('roseline-session'),
-      script: [read, read, read],
+      script: [read, aTurnLater, read, read],
       env: { PATH: pathWith(await stubExecutable('dnx')) },
     });
-    const [first, retry, third] = run.toolResults;
-    expect(run.toolResults, describeRun(run)).toHaveLength(3);
+    const [first, waited, retry, third] = run.toolResults;
+    expect(run.toolResults, describeRun(run)).toHaveLength(4);
+    expect(waited?.isError, describeRun(run)).toBe(false);
     expect(first?.isError).toBe(true);
     expect(first?.text).toMatch(/^PreToolUse:Read hook error: roseline-gate: /);
     expect(first?.text).toContain(csharpFile(installed.project));

@@ -1,5 +1,5 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { join, posix, win32 } from 'node:path';
+import { isAbsolute, join, posix, win32 } from 'node:path';
 
 const defaultPathExt = '.COM;.EXE;.BAT;.CMD';
 
@@ -7,7 +7,8 @@ const defaultPathExt = '.COM;.EXE;.BAT;.CMD';
  * The full path of an executable `name` found on the env's PATH, or null. No subprocess.
  * POSIX: an entry must be a regular file with an execute bit for this process. win32: PATH and
  * PATHEXT are read case-insensitively and each PATHEXT extension is tried. A name holding a path
- * separator, and empty PATH entries (the current folder on POSIX), are never searched.
+ * separator is never searched, and neither is a relative PATH entry: an empty one (the current
+ * folder on POSIX), `.`, `bin`, `~/bin`, and on win32 `C:bin` (relative to that drive's folder).
  */
 export function onPath(
   name: string,
@@ -24,9 +25,13 @@ export function onPath(
 
   for (const rawEntry of pathList.split(delimiter)) {
     const entry = windows ? rawEntry.replace(/^"(.*)"$/, '$1') : rawEntry;
-    if (entry === '') continue;
+    // A relative entry is searched from whatever folder a command is started in: finding the name
+    // there now proves nothing about the process that will run it. A rooted win32 entry (`\tools`)
+    // depends only on the current drive, which the host's processes share. The host's own path
+    // rules, as for the join below: on Windows they are win32's; elsewhere `platform` only changes
+    // the lookup rules.
+    if (!isAbsolute(entry)) continue;
     for (const candidate of candidates) {
-      // The host's join: on Windows it is win32's; elsewhere `platform` only changes the lookup rules.
       const full = join(entry, candidate);
       if (isRunnable(full)) return full;
     }

@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, isAbsolute, join, relative } from 'node:path';
 import { executable, tempTree } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
 import { onPath, readTextFile, tempFolderOf } from '../src/index.ts';
@@ -29,6 +29,36 @@ describe('onPath', () => {
     expect(onPath('tool', {}, 'linux')).toBeNull();
     expect(onPath('tool', { PATH: `${delimiter}${delimiter}` }, 'linux')).toBeNull();
   });
+  // Each relative spelling reaches the same folder from the test's own cwd, so a probe that searched
+  // it would find the tool: the rows prove the entry is skipped, not that the folder is empty. On
+  // Windows a temp folder on another drive than the cwd has no relative spelling.
+  const fromHere = (folder: string) => relative(process.cwd(), join(root, folder));
+  describe.skipIf(isAbsolute(fromHere('a')))(
+    'a relative PATH entry proves nothing; the absolute entry after it does',
+    () => {
+      test.for([
+        ['linux', 'a relative folder', [fromHere('a')], 'tool', null],
+        ['linux', 'a ./ relative folder', [`./${fromHere('a')}`], 'tool', null],
+        ['linux', '.', ['.'], 'tool', null],
+        ['linux', 'bin', ['bin'], 'tool', null],
+        ['linux', '~/bin (no tilde expansion)', ['~/bin'], 'tool', null],
+        ['linux', 'relative, then absolute', [fromHere('a'), join(root, 'b')], 'tool', 'b/tool'],
+        ['linux', 'the absolute folder alone', [join(root, 'a')], 'tool', 'a/tool'],
+        ['win32', 'a relative folder', [fromHere('w')], 'dnx', null],
+        ['win32', 'a quoted relative folder', [`"${fromHere('w')}"`], 'dnx', null],
+        ['win32', 'a drive-relative folder', ['C:w'], 'dnx', null],
+        ['win32', 'the absolute folder', [join(root, 'w')], 'dnx', 'w/dnx.EXE'],
+      ] as const)('%s: %s', ([platform, , entries, name, found]) => {
+        const pathEnv = { PATH: entries.join(platform === 'win32' ? ';' : ':'), PATHEXT: '.EXE' };
+        expect(onPath(name, pathEnv, platform)).toBe(found === null ? null : join(root, found));
+      });
+      test('the control: the relative spelling does reach the tool from here', () => {
+        expect(onPath('tool', { PATH: join(process.cwd(), fromHere('a')) }, 'linux')).toBe(
+          join(root, 'a', 'tool'),
+        );
+      });
+    },
+  );
   test('win32: PATHEXT extensions are tried, Path is read in any case', () => {
     const winEnv = { Path: join(root, 'w'), PATHEXT: '.EXE;.CMD' };
     expect(onPath('dnx', winEnv, 'win32')).toBe(join(root, 'w', 'dnx.EXE'));

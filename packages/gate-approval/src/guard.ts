@@ -30,6 +30,9 @@ export interface GuardCommand {
   run: (argv: string[], io: CliIO) => Promise<number>;
 }
 
+/** A line of a guard's own doctor checks: a string is a problem; `warn` is worth knowing, not broken. */
+export type DoctorLine = string | { level: 'ok' | 'warn'; text: string };
+
 /** The positive control doctor runs through the installed command. */
 export interface PositiveControl {
   payload: HookInput;
@@ -61,8 +64,8 @@ export interface GuardSpec {
   positiveControl: (scratch: string) => Promise<PositiveControl>;
   /** Guard-only subcommands. */
   commands?: Record<string, GuardCommand>;
-  /** Extra doctor checks: each returned line is a problem. */
-  doctorChecks?: (io: CliIO) => Promise<string[]>;
+  /** Extra doctor checks: a string is a problem (a FAIL line, exit 1); an `ok` or `warn` line never fails. */
+  doctorChecks?: (io: CliIO) => Promise<DoctorLine[]>;
   /**
    * True when the guard has a strict mode (TAGOUT_HOOKS_STRICT): only then does `install --strict`
    * exist, adding `"onFailure": "block"`. A guard that fails open always refuses the flag.

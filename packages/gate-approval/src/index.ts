@@ -28,6 +28,7 @@ export { defineGuard } from './guard.ts';
 /** What a guard states, what the shared CLI gets, and the CLI's I/O. */
 export type {
   CliIO,
+  DoctorLine,
   GuardCommand,
   GuardDefinition,
   GuardSpec,

@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hookEnv, installedHandler, runHookCommand, tempTree } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
-import { bashPayload } from '../src/index.ts';
+import { bashPayload, type DoctorLine } from '../src/index.ts';
 import { cli, makeGuard } from './cli-harness.ts';
 
 const guard = makeGuard();
@@ -56,6 +56,35 @@ describe('the whole path: install --project, the installed command denies, docto
       env: { EXAMPLE_PATH: '/x.json' },
     });
     expect(shown.stdout).toContain('ok   variable EXAMPLE_PATH: set (EXAMPLE_PATH=/x.json)');
+  });
+
+  test("the guard's own lines: ok and warn never fail doctor, a string is a FAIL", async () => {
+    const withLines = (lines: DoctorLine[]) => ({ ...guard, doctorChecks: async () => lines });
+    const fine = await cli(withLines([{ level: 'ok', text: 'all good' }]), ['doctor', '--project'], {
+      cwd: root,
+      home,
+    });
+    expect([fine.code, fine.stderr]).toEqual([0, '']);
+    expect(fine.stdout).toContain('\nok   all good\n');
+    expect(fine.stdout).toMatch(/is installed and denies its positive control\n$/);
+    const warned = await cli(withLines([{ level: 'warn', text: 'worth knowing' }]), ['doctor', '--project'], {
+      cwd: root,
+      home,
+    });
+    expect([warned.code, warned.stderr]).toEqual([0, '']);
+    expect(warned.stdout).toContain('\nwarn worth knowing\n');
+    expect(warned.stdout).toMatch(/denies its positive control \(1 warning above\)\n$/);
+    const failed = await cli(
+      withLines(['broken', { level: 'warn', text: 'worth knowing' }]),
+      ['doctor', '--project'],
+      {
+        cwd: root,
+        home,
+      },
+    );
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('\nFAIL broken\nwarn worth knowing\n');
+    expect(failed.stderr).toBe('doctor: 1 problem found (the FAIL lines above)\n');
   });
 
   test('doctor reports a switch that is off, and the control that no longer denies', async () => {

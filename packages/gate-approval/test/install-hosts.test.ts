@@ -323,7 +323,7 @@ describe.skipIf(process.platform === 'win32')(
       });
     });
 
-    describe('doctor notes what only the host shows', () => {
+    describe('doctor warns of what only the host shows', () => {
       test('copilot: the same guard installed for Claude Code in the project runs twice there', async () => {
         const root = tempTree();
         const home = tempDir();
@@ -332,10 +332,10 @@ describe.skipIf(process.platform === 'win32')(
         const result = await cli(guard, ['doctor', '--host', 'copilot', '--project'], { cwd: root, home });
         expect(result.code).toBe(0);
         expect(result.stdout).toMatch(
-          /^note .*\.claude\/settings\.json also has example-guard for Claude Code/m,
+          /^warn .*\.claude\/settings\.json also has example-guard for Claude Code/m,
         );
       });
-      test('codex: without codex on PATH, trust cannot be read: a note says what that means', async () => {
+      test('codex: without codex on PATH, trust cannot be read: a warning says what that means', async () => {
         const root = tempTree();
         const home = tempDir();
         await cli(guard, ['install', '--host', 'codex', '--project'], { cwd: root, home });
@@ -345,7 +345,7 @@ describe.skipIf(process.platform === 'win32')(
           env: { PATH: `${tempDir()}:/usr/bin:/bin` },
         });
         expect(result.stdout).toMatch(
-          /^note codex is not on PATH, so doctor cannot ask whether Codex trusts the hook/m,
+          /^warn codex is not on PATH, so doctor cannot ask whether Codex trusts the hook/m,
         );
       });
     });

@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { type HookRuntime, onPath, readTextFile, tempFolderOf } from '@kit/fail-open';
+import { readdirSync, statSync } from 'node:fs';
+import { type HookRuntime, onPath, tempFolderOf } from '@kit/fail-open';
+import type { PathKind } from './csharp-path.ts';
 import type { MarkerStore } from './escape.ts';
+import { fileMarkerStore } from './marker-store.ts';
 import type { FolderEntry } from './project-marker.ts';
 
 /**
@@ -17,6 +18,7 @@ export interface GuardContext extends MarkerStore {
   tempFolder: string; // the OS temp folder; markers live in <tempFolder>/roseline-gate/<session>/
   findOnPath: (name: string, env: Record<string, string | undefined>) => string | null; // no subprocess
   listFolder: (dir: string) => FolderEntry[] | null; // null: cannot be read
+  pathKind: (path: string) => PathKind; // what the Read's path names: only a file (or nothing yet) is C# source
 }
 
 /** What `fileSystemContext` needs besides the real file system. */
@@ -24,14 +26,19 @@ export interface FileSystemContextOptions {
   env: Record<string, string | undefined>;
   cwd: string;
   tempFolder: string;
-  now?: () => number; // default Date.now
+  now?: () => number; // default Date.now; when given, markers are stamped with it too
   platform?: NodeJS.Platform; // default process.platform
   deadline?: number;
 }
 
-/** A context on the real file system with the env, cwd, temp folder and clock given. */
+/**
+ * A context on the real file system with the env, cwd, temp folder and clock given. Without a
+ * clock, a marker's time is the file system's own stamp of each write; with one, every write is
+ * stamped with it, so a test's clock and the markers agree.
+ */
 export function fileSystemContext(options: FileSystemContextOptions): GuardContext {
   const platform = options.platform ?? process.platform;
+  const store = fileMarkerStore(options.now === undefined ? null : options.now);
   return {
     env: options.env,
     cwd: options.cwd,
@@ -41,9 +48,8 @@ export function fileSystemContext(options: FileSystemContextOptions): GuardConte
     tempFolder: options.tempFolder,
     findOnPath: (name, env) => onPath(name, env, platform),
     listFolder,
-    readText: readTextFile,
-    writeText,
-    removeFile,
+    pathKind,
+    ...store,
   };
 }
 
@@ -68,22 +74,13 @@ function listFolder(dir: string): FolderEntry[] | null {
   }
 }
 
-function writeText(file: string, text: string): boolean {
+function pathKind(path: string): PathKind {
   try {
-    // Owner-only: the temp folder is shared, and a marker says which files a session reads.
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    writeFileSync(file, text, { mode: 0o600 });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function removeFile(file: string): boolean {
-  try {
-    rmSync(file);
-    return true;
-  } catch {
-    return false;
+    const stats = statSync(path, { throwIfNoEntry: false });
+    if (stats === undefined) return 'missing';
+    return stats.isFile() ? 'file' : 'not-a-file';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'unknown';
   }
 }

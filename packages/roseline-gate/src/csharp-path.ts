@@ -1,5 +1,11 @@
 import path from 'node:path';
 
+/**
+ * What a path names on disk, through symbolic links: a regular file, nothing (yet), something that
+ * is not a file (a folder, a device, a FIFO), or cannot tell (no permission, a link loop).
+ */
+export type PathKind = 'file' | 'missing' | 'not-a-file' | 'unknown';
+
 /** The path functions of one flavor: node's posix or win32 set. */
 export type PathFlavor = typeof path.posix;
 

@@ -9,7 +9,7 @@ import {
 } from '@kit/gate-approval';
 import type { GuardContext } from './context.ts';
 import { absoluteFilePath, isCSharpSource, pathFlavorOf } from './csharp-path.ts';
-import { takeOrArmEscape } from './escape.ts';
+import { readIdentity, takeOrArmEscape } from './escape.ts';
 import { findProjectMarker } from './project-marker.ts';
 import { buildDenyText, guardName } from './reasons.ts';
 
@@ -43,6 +43,11 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
   const searchCwd = flavor.isAbsolute(cwd) ? cwd : null;
   const file = absoluteFilePath(read.file_path, searchCwd, flavor);
   if (file === null) return cannotJudge('relative-path');
+  // After the launcher probe, so a machine without dnx pays nothing for it. A path that names
+  // nothing is judged by its name: only something there that is not a file rules the name out.
+  const kind = context.pathKind(file);
+  if (kind === 'not-a-file') return none();
+  if (kind === 'unknown') return cannotJudge('unreadable-path');
   const search = findProjectMarker(flavor.dirname(file), searchCwd, flavor, context.listFolder);
   if (!search.found) return search.reason === 'unmarked' ? none() : cannotJudge(search.reason);
 
@@ -55,10 +60,10 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
     {
       tempFolder: context.tempFolder,
       sessionId,
-      filePath: read.file_path,
+      identity: readIdentity(read),
       flavor: pathFlavorOf(context.tempFolder, context.platform),
     },
-    context.now(),
+    () => context.now(),
   );
   if (escapeOutcome.kind === 'pass') return none();
   if (escapeOutcome.kind === 'unwritable') return cannotJudge('marker-unwritable');

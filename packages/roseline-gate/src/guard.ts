@@ -1,7 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
+import { onPath } from '@kit/fail-open';
 import { defineGuard, type GuardDefinition, readPayload } from '@kit/gate-approval';
 import { realContext } from './context.ts';
+import { launcherDoctorLine } from './doctor.ts';
 import { evaluate, switchName } from './evaluate.ts';
 import { guardName } from './reasons.ts';
 
@@ -26,6 +28,9 @@ export const guardDefinition: GuardDefinition = defineGuard({
       cwd,
       sessionId: `explain-${process.pid}-${Date.now()}`,
     }),
+  // The positive control forces the gate on, so it denies on a machine without dnx: this line says
+  // what the gate will do there for real.
+  doctorChecks: async (io) => [launcherDoctorLine(io.env, (name, env) => onPath(name, env))],
   positiveControl: async (root) => {
     await writeFile(join(root, 'Control.csproj'), '<Project Sdk="Microsoft.NET.Sdk" />\n');
     await writeFile(join(root, 'Control.cs'), 'class Control {}\n');

@@ -23,6 +23,6 @@ export function buildDenyText(filePath: string, project: string | null): string 
     `- a file:line you already have: get_symbol_at_position with ${JSON.stringify({ file: filePath })} and the line`,
     '- edits: edit_member (one member), rename_symbol (a name everywhere)',
     'The tools are mcp__roseline__<tool>, or mcp__plugin_<plugin>_roseline__<tool> when a plugin ships the server; if they are deferred, load them with ToolSearch first (query "roseline").',
-    'Read the file only when you need its exact full text, when an Edit needs a prior Read, or for a change outside member bodies (using directives, namespaces, attributes above a type, top-level statements): then repeat this identical Read within 2 minutes and it passes, once.',
+    'Read the file only when you need its exact full text, when an Edit needs a prior Read, or for a change outside member bodies (using directives, namespaces, attributes above a type, top-level statements): then repeat this identical Read in a later turn, within 2 minutes, and it passes, once (identical Reads sent together are all denied).',
   ].join('\n');
 }

@@ -44,6 +44,19 @@ export const cases: Case[] = [
       'src/App/Programcs',
     ],
   },
+  {
+    name: 'a folder named like C# source is not a C# file',
+    tree: { ...app, 'src/App/Empty.cs/': '', 'src/App/Models.CS/User.cs': '' },
+    files: ['src/App/Empty.cs', 'src/App/Models.CS'],
+    want: 'silent',
+  },
+  {
+    name: 'a file below a folder named like C# source, and one that does not exist yet (judged by name)',
+    tree: { ...app, 'src/App/Models.CS/User.cs': '' },
+    files: ['src/App/Models.CS/User.cs', 'src/App/NotYet.cs'],
+    want: 'deny',
+    project: 'src/App/App.csproj',
+  },
 
   // The launcher probe and the switch.
   { name: 'no dnx on PATH', tree: app, files: ['src/App/Program.cs'], launcher: false, want: 'silent' },

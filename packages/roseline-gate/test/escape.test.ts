@@ -4,7 +4,13 @@ import type { HookInput } from '@kit/gate-approval';
 import { tempDir, tempTree } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
 import { fileSystemContext } from '../src/context.ts';
-import { escapeMarkerPath, escapeWindowMs, sessionMarkerFolder } from '../src/escape.ts';
+import {
+  escapeMarkerPath,
+  escapeQuietMs,
+  escapeWindowMs,
+  readIdentity,
+  sessionMarkerFolder,
+} from '../src/escape.ts';
 import { evaluate } from '../src/evaluate.ts';
 import {
   envWithPath,
@@ -34,17 +40,70 @@ describe('the one-shot escape', () => {
 
   test('per file: denying A arms nothing for B', () => {
     const { root, a, b } = project();
-    const { context } = realFsContext(envWithPath([stubLauncherFolder()]));
-    const kinds = [a, b, a, b, a].map((file) => evaluate(readCall(file, root), context).kind);
+    const { context, advance } = realFsContext(envWithPath([stubLauncherFolder()]));
+    const kinds = [a, b, a, b, a].map((file) => {
+      advance(1_000);
+      return evaluate(readCall(file, root), context).kind;
+    });
     expect(kinds).toEqual(['deny', 'deny', 'none', 'none', 'deny']);
+  });
+
+  // The identical Read is the same file_path, offset, limit and pages: a retry that asks for
+  // another part of the file neither takes the escape nor uses it up.
+  describe('identity: offset, limit and pages', () => {
+    const part = (file: string, root: string, fields: Record<string, unknown>) => {
+      const call = readCall(file, root);
+      return { ...call, tool_input: { ...call.tool_input, ...fields } };
+    };
+    test.for([
+      ['the whole file, then lines 10-29', {}, { offset: 10, limit: 20 }],
+      ['lines 10-29, then the whole file', { offset: 10, limit: 20 }, {}],
+      ['lines 10-29, then lines 10-', { offset: 10, limit: 20 }, { offset: 10 }],
+      ['lines 10-29, then lines 11-30', { offset: 10, limit: 20 }, { offset: 11, limit: 20 }],
+      ['the first 20 lines, then lines 1-20 by offset', { limit: 20 }, { offset: 1, limit: 20 }],
+      ['pages 1-2, then page 3', { pages: '1-2' }, { pages: '3' }],
+      ['the whole file, then pages 1-2', {}, { pages: '1-2' }],
+    ] as [string, Record<string, unknown>, Record<string, unknown>][])(
+      '%s: the other Read is denied, and the identical retry still passes',
+      ([, first, other]) => {
+        const { root, a } = project();
+        const { context, advance } = realFsContext(envWithPath([stubLauncherFolder()]));
+        const kinds = [first, other, first, other].map((fields) => {
+          const kind = evaluate(part(a, root, fields), context).kind;
+          advance(1_000);
+          return kind;
+        });
+        expect(kinds).toEqual(['deny', 'deny', 'none', 'none']);
+      },
+    );
+    test.for([
+      ['the whole file', {}, {}],
+      ['lines 10-29', { offset: 10, limit: 20 }, { offset: 10, limit: 20 }],
+      ['pages 1-2', { pages: '1-2' }, { pages: '1-2' }],
+      ['an absent offset, then a null one', {}, { offset: null }],
+      ['fields the escape does not look at', { note: 'first' }, { note: 'second' }],
+    ] as [string, Record<string, unknown>, Record<string, unknown>][])(
+      'the control, %s: deny, pass, deny',
+      ([, first, retry]) => {
+        const { root, a } = project();
+        const { context, advance } = realFsContext(envWithPath([stubLauncherFolder()]));
+        const kinds = [first, retry, retry].map((fields) => {
+          const kind = evaluate(part(a, root, fields), context).kind;
+          advance(1_000);
+          return kind;
+        });
+        expect(kinds).toEqual(['deny', 'none', 'deny']);
+      },
+    );
   });
 
   test("per session: another session's denial is no escape", () => {
     const { root, a } = project();
-    const { context } = realFsContext(envWithPath([stubLauncherFolder()]));
-    const kinds = ['s1', 's2', 's2', 's1', 's1'].map(
-      (session) => evaluate(readCall(a, root, session), context).kind,
-    );
+    const { context, advance } = realFsContext(envWithPath([stubLauncherFolder()]));
+    const kinds = ['s1', 's2', 's2', 's1', 's1'].map((session) => {
+      advance(1_000);
+      return evaluate(readCall(a, root, session), context).kind;
+    });
     expect(kinds).toEqual(['deny', 'deny', 'none', 'none', 'deny']);
   });
 
@@ -71,29 +130,38 @@ describe('the one-shot escape', () => {
   });
 
   test.for([
-    ['garbage', 'not json'],
+    ['garbage', () => 'not json'],
     [
-      'a marker for another path',
-      JSON.stringify({ deniedAt: 1_700_000_000_000, filePath: '/else/where.cs' }),
+      'a marker for another Read',
+      () =>
+        JSON.stringify({
+          deniedAt: 1_700_000_000_000,
+          identity: readIdentity({ file_path: '/else/where.cs' }),
+        }),
     ],
-    ['a marker from the future', JSON.stringify({ deniedAt: 1_800_000_000_000, filePath: 'SELF' })],
-    ['a string timestamp', JSON.stringify({ deniedAt: '1700000000000', filePath: 'SELF' })],
-  ] as [string, string][])('%s counts as no marker: deny', ([, text]) => {
+    [
+      'a marker from the future',
+      (id: string) => JSON.stringify({ deniedAt: 1_800_000_000_000, identity: id }),
+    ],
+    ['a string timestamp', (id: string) => JSON.stringify({ deniedAt: '1700000000000', identity: id })],
+  ] as [string, (id: string) => string][])('%s counts as no marker: deny', ([, text]) => {
     const { root, a } = project();
-    const { context, temp } = realFsContext(envWithPath([stubLauncherFolder()]));
-    const marker = escapeMarkerPath(temp, 'session-1', a, path);
-    // Written where the gate looks, through its own store (folders included).
-    expect(context.writeText(marker, text.replace('SELF', a.replaceAll('\\', '\\\\')))).toBe(true);
+    const { context, temp, advance } = realFsContext(envWithPath([stubLauncherFolder()]));
+    const id = readIdentity({ file_path: a });
+    // Written where the gate looks, through its own store (folders included), a while ago.
+    const marker = escapeMarkerPath(temp, 'session-1', id, path);
+    expect(context.createMarker(marker, text(id))).toBe('created');
+    advance(5_000);
     expect(evaluate(readCall(a, root), context).kind).toBe('deny');
   });
 
   test('the control: a fresh marker written by hand passes', () => {
     const { root, a } = project();
-    const { context, temp } = realFsContext(envWithPath([stubLauncherFolder()]));
-    context.writeText(
-      escapeMarkerPath(temp, 'session-1', a, path),
-      JSON.stringify({ deniedAt: context.now() - 1_000, filePath: a }),
-    );
+    const { context, temp, advance } = realFsContext(envWithPath([stubLauncherFolder()]));
+    const id = readIdentity({ file_path: a });
+    const text = JSON.stringify({ deniedAt: context.now(), identity: id });
+    context.createMarker(escapeMarkerPath(temp, 'session-1', id, path), text);
+    advance(5_000);
     expect(evaluate(readCall(a, root), context).kind).toBe('none');
   });
 
@@ -115,6 +183,128 @@ describe('the one-shot escape', () => {
       expect(path.posix.basename(folder)).toMatch(/^h-[0-9a-f]{32}$/);
     },
   );
+});
+
+describe('a burst is one: the escape waits for a quiet second', () => {
+  test.for([
+    [999, 'deny'],
+    [escapeQuietMs, 'none'],
+  ] as const)('a retry %i ms after the denial: %s', ([after, want]) => {
+    const { root, a } = project();
+    const { context, advance } = realFsContext(envWithPath([stubLauncherFolder()]));
+    expect(evaluate(readCall(a, root), context).kind).toBe('deny');
+    advance(after);
+    expect(evaluate(readCall(a, root), context).kind).toBe(want);
+  });
+
+  test('each Read of the burst restarts the quiet second; the retry after it passes once', () => {
+    const { root, a } = project();
+    const { context, advance } = realFsContext(envWithPath([stubLauncherFolder()]));
+    const kinds = [0, 600, 600, 600, 999, 1_000, 1_000].map((after) => {
+      advance(after);
+      return evaluate(readCall(a, root), context).kind;
+    });
+    expect(kinds).toEqual(['deny', 'deny', 'deny', 'deny', 'deny', 'none', 'deny']);
+  });
+
+  test('Reads at one instant, none denied before: all denied, one marker armed', () => {
+    const { root, a } = project();
+    const { context, temp } = realFsContext(envWithPath([stubLauncherFolder()]));
+    const kinds = Array.from({ length: 5 }, () => evaluate(readCall(a, root), context).kind);
+    expect(kinds).toEqual(['deny', 'deny', 'deny', 'deny', 'deny']);
+    expect(filesBelow(temp)).toHaveLength(1);
+  });
+
+  test('Reads at one instant after a denial: one passes, the rest are denied and re-arm', () => {
+    const { root, a } = project();
+    const { context, advance, temp } = realFsContext(envWithPath([stubLauncherFolder()]));
+    evaluate(readCall(a, root), context);
+    advance(escapeQuietMs);
+    const kinds = Array.from({ length: 5 }, () => evaluate(readCall(a, root), context).kind);
+    expect(kinds).toEqual(['none', 'deny', 'deny', 'deny', 'deny']);
+    expect(filesBelow(temp)).toHaveLength(1);
+    advance(escapeQuietMs);
+    expect(evaluate(readCall(a, root), context).kind).toBe('none');
+  });
+});
+
+// Another call's step slipped in between two steps of this one: the store answers as the race left it.
+describe('races between two calls, one step at a time', () => {
+  const file = '/r/A.cs';
+  const files = ['/r/App.csproj', file];
+  const freshMarker = (at: number) => ({
+    text: JSON.stringify({ deniedAt: at, identity: readIdentity({ file_path: file }) }),
+    touchedAt: at,
+  });
+  const markerOf = (markers: Map<string, unknown>) => [...markers.keys()];
+
+  test('both find no marker; the other creates it first: denied, one marker, touched now', () => {
+    const { context, markers } = fakeContext({ files });
+    let creates = 0;
+    const racing = {
+      ...context,
+      createMarker: (marker: string, text: string) => {
+        creates++;
+        markers.set(marker, freshMarker(context.now() - 10)); // the other call's
+        return context.createMarker(marker, text);
+      },
+    };
+    expect(evaluate(readCall(file, '/r'), racing).kind).toBe('deny');
+    expect([creates, markers.size]).toEqual([1, 1]);
+    expect([...markers.values()][0]?.touchedAt).toBe(context.now());
+  });
+
+  test('both find the quiet marker; the other claims it first: denied, and a marker re-armed', () => {
+    const { context, markers, advance } = fakeContext({ files });
+    evaluate(readCall(file, '/r'), context);
+    advance(escapeQuietMs);
+    const [marker] = markerOf(markers);
+    const racing = {
+      ...context,
+      claimMarker: (claimed: string) => {
+        context.claimMarker(claimed); // the other call's: it passes
+        return context.claimMarker(claimed);
+      },
+    };
+    expect(evaluate(readCall(file, '/r'), racing).kind).toBe('deny');
+    expect(markers.get(marker as string)?.touchedAt).toBe(context.now());
+  });
+
+  test('the marker this call claims was re-armed a moment ago: denied, not passed', () => {
+    const { context, markers, advance } = fakeContext({ files });
+    evaluate(readCall(file, '/r'), context);
+    advance(escapeQuietMs);
+    const racing = {
+      ...context,
+      claimMarker: (claimed: string) => {
+        // The other call passed, a third was denied and armed it afresh; this call takes that one.
+        markers.set(claimed, freshMarker(context.now() - 5));
+        return context.claimMarker(claimed);
+      },
+    };
+    expect(evaluate(readCall(file, '/r'), racing).kind).toBe('deny');
+    expect(markers.size).toBe(1);
+  });
+
+  test('the control: no race, the quiet marker is claimed and the Read passes', () => {
+    const { context, markers, advance } = fakeContext({ files });
+    evaluate(readCall(file, '/r'), context);
+    advance(escapeQuietMs);
+    expect(evaluate(readCall(file, '/r'), context).kind).toBe('none');
+    expect(markers.size).toBe(0);
+  });
+
+  test('a claim the file system refuses (not gone): denied, the marker left in place', () => {
+    const { context, markers, advance } = fakeContext({ files });
+    evaluate(readCall(file, '/r'), context);
+    advance(escapeQuietMs);
+    const refusing = {
+      ...context,
+      claimMarker: () => ({ ok: false as const, reason: 'failed' as const, message: 'EPERM' }),
+    };
+    expect(evaluate(readCall(file, '/r'), refusing).kind).toBe('deny');
+    expect(markers.size).toBe(1);
+  });
 });
 
 describe('no fail-open path arms a marker', () => {
@@ -157,6 +347,30 @@ describe('no fail-open path arms a marker', () => {
     );
     expect(['none', 'cannotJudge']).toContain(evaluate(payload, context).kind);
     expect(filesBelow(temp)).toEqual([]);
+  });
+
+  test('nor touches one: fail-open Reads amid a pending escape leave it to the retry', () => {
+    const { root, a } = project();
+    const launcher = stubLauncherFolder();
+    const { context, advance, temp } = realFsContext(envWithPath([launcher]));
+    expect(evaluate(readCall(a, root), context).kind).toBe('deny');
+    const [marker] = filesBelow(temp);
+    const before = context.readMarker(path.join(temp, marker as string));
+    advance(escapeQuietMs);
+    // The same Read, each failing open at its own step, at the same clock: none may touch the marker.
+    const failing = [
+      fileSystemContext({
+        env: envWithPath([launcher], { ROSELINE_GATE: 'off' }),
+        cwd: root,
+        tempFolder: temp,
+        now: context.now,
+      }),
+      fileSystemContext({ env: envWithPath([]), cwd: root, tempFolder: temp, now: context.now }),
+    ];
+    for (const failOpen of failing) expect(evaluate(readCall(a, root), failOpen).kind).toBe('none');
+    expect(evaluate({ ...readCall(a, root), session_id: undefined }, context).kind).toBe('cannotJudge');
+    expect(context.readMarker(path.join(temp, marker as string))).toEqual(before);
+    expect(evaluate(readCall(a, root), context).kind).toBe('none');
   });
 
   test('the control: a deny arms exactly one marker', () => {

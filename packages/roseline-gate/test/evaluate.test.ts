@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { HookInput } from '@kit/gate-approval';
 import { tempDir, tempTree } from '@kit/test-kit';
@@ -113,6 +114,46 @@ describe.skipIf(process.platform === 'win32')('the launcher probe (POSIX)', () =
     chmodSync(path.join(bin, 'dnx'), 0o644);
     const fresh = realFsContext(envWithPath([bin]));
     expect(evaluate(readCall(path.join(dir, 'Thing.cs'), dir), fresh.context).kind).toBe('none');
+  });
+
+  test('a dnx reachable only through a relative PATH entry is no launcher; the absolute entry is', () => {
+    const dir = tempTree({ 'P.csproj': '', 'Thing.cs': '' });
+    const bin = stubLauncherFolder();
+    const relativeBin = path.relative(process.cwd(), bin);
+    const read = readCall(path.join(dir, 'Thing.cs'), dir);
+    expect(evaluate(read, realFsContext(envWithPath([relativeBin, '.'])).context).kind).toBe('none');
+    expect(evaluate(read, realFsContext(envWithPath([relativeBin, bin])).context).kind).toBe('deny');
+  });
+
+  test('a symbolic link named like C# source: to a folder it is none, to a file it is C#', async () => {
+    const { symlinkSync } = await import('node:fs');
+    const dir = tempTree({ 'P.csproj': '', 'real/': '', 'Real.cs': '' });
+    symlinkSync(path.join(dir, 'real'), path.join(dir, 'ToFolder.cs'));
+    symlinkSync(path.join(dir, 'Real.cs'), path.join(dir, 'ToFile.cs'));
+    const { context } = realFsContext(envWithPath([stubLauncherFolder()]));
+    expect(evaluate(readCall(path.join(dir, 'ToFolder.cs'), dir), context).kind).toBe('none');
+    expect(evaluate(readCall(path.join(dir, 'ToFile.cs'), dir), context).kind).toBe('deny');
+  });
+
+  test('a FIFO named like C# source is not a file', () => {
+    const dir = tempTree({ 'P.csproj': '' });
+    const fifo = path.join(dir, 'Pipe.cs');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const { context, temp } = realFsContext(envWithPath([stubLauncherFolder()]));
+    expect(evaluate(readCall(fifo, dir), context).kind).toBe('none');
+    expect(filesBelow(temp)).toEqual([]);
+  });
+
+  test('a path whose kind cannot be told (a link loop) is a doubt: no opinion, no marker', async () => {
+    const { symlinkSync } = await import('node:fs');
+    const dir = tempTree({ 'P.csproj': '' });
+    symlinkSync(path.join(dir, 'Loop.cs'), path.join(dir, 'Loop.cs'));
+    const { context, temp } = realFsContext(envWithPath([stubLauncherFolder()]));
+    expect(evaluate(readCall(path.join(dir, 'Loop.cs'), dir), context)).toEqual({
+      kind: 'cannotJudge',
+      cause: 'unreadable-path',
+    });
+    expect(filesBelow(temp)).toEqual([]);
   });
 
   test('dnx in a later PATH entry is found', () => {

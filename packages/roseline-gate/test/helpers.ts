@@ -3,6 +3,8 @@ import path from 'node:path';
 import { type HookInput, readPayload, type Verdict } from '@kit/gate-approval';
 import { executable, tempDir, tempTree } from '@kit/test-kit';
 import { fileSystemContext, type GuardContext } from '../src/context.ts';
+import type { PathKind } from '../src/csharp-path.ts';
+import type { MarkerRead } from '../src/escape.ts';
 import type { FolderEntry, ListFolder } from '../src/project-marker.ts';
 
 /** A folder holding a runnable stub `dnx` (`dnx.cmd` on Windows): put it on PATH to make the launcher probe succeed. */
@@ -91,9 +93,10 @@ export function fakeContext(options: {
   cwd?: string;
   unreadable?: string[];
   writable?: boolean;
-}): { context: GuardContext; markers: Map<string, string>; advance: (ms: number) => void } {
+  pathKinds?: Record<string, PathKind>; // over what `files` says (a file, a folder above one, else missing)
+}): { context: GuardContext; markers: Map<string, MarkerRead>; advance: (ms: number) => void } {
   const flavor = options.flavor ?? path.posix;
-  const markers = new Map<string, string>();
+  const markers = new Map<string, MarkerRead>();
   let clock = 1_700_000_000_000;
   const context: GuardContext = {
     env: options.env ?? {},
@@ -104,18 +107,40 @@ export function fakeContext(options: {
     findOnPath: (name) =>
       options.launcher === false ? null : flavor.join(flavor === path.win32 ? 'C:\\bin' : '/bin', `${name}`),
     listFolder: fakeListFolder(options.files, flavor, options.unreadable),
-    readText: (file) => {
-      const text = markers.get(file);
-      return text === undefined
+    pathKind: (path) =>
+      options.pathKinds?.[path] ??
+      (options.files.includes(path)
+        ? 'file'
+        : options.files.some((file) => file.startsWith(path + flavor.sep))
+          ? 'not-a-file'
+          : 'missing'),
+    readMarker: (file) => {
+      const marker = markers.get(file);
+      return marker === undefined
         ? { ok: false, reason: 'absent', message: `${file} does not exist` }
-        : { ok: true, value: text };
+        : { ok: true, value: { ...marker } };
     },
-    writeText: (file, text) => {
+    createMarker: (file, text) => {
+      if (options.writable === false) return 'failed';
+      if (markers.has(file)) return 'exists';
+      markers.set(file, { text, touchedAt: clock });
+      return 'created';
+    },
+    replaceMarker: (file, text) => {
       if (options.writable === false) return false;
-      markers.set(file, text);
+      markers.set(file, { text, touchedAt: clock });
       return true;
     },
-    removeFile: (file) => markers.delete(file),
+    claimMarker: (file) => {
+      const marker = markers.get(file);
+      if (marker === undefined) return { ok: false, reason: 'gone', message: `${file} is gone` };
+      markers.delete(file);
+      return { ok: true, value: marker };
+    },
+    touchMarker: (file) => {
+      const marker = markers.get(file);
+      if (marker !== undefined) marker.touchedAt = clock;
+    },
   };
   return {
     context,

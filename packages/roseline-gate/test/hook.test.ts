@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { runHookFile, tempDir, tempTree } from '@kit/test-kit';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type HookRun, runHookFile, tempDir, tempTree } from '@kit/test-kit';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { escapeQuietMs } from '../src/escape.ts';
 import { guardDefinition } from '../src/guard.ts';
 import { filesBelow, readCall, stubLauncherFolder } from './helpers.ts';
 
@@ -59,11 +61,15 @@ describe('dist/hook.cjs as a process', () => {
     expect(filesBelow(temp)).toHaveLength(1);
   });
 
-  test('deny, pass, deny across three processes', () => {
+  test('deny, pass, deny across three processes, the retry a quiet second after the denial', async () => {
     const root = tempTree({ 'App.csproj': '', 'Program.cs': '' });
     const env = hostEnv({ launcher: true, temp: tempDir('rg-tmp') });
     const payload = readCall(path.join(root, 'Program.cs'), root, 'process-session');
-    const outputs = [1, 2, 3].map(() => runBuiltHook(payload, env));
+    const outputs: HookRun[] = [];
+    for (const pause of [0, escapeQuietMs + 200, 0]) {
+      await sleep(pause);
+      outputs.push(runBuiltHook(payload, env));
+    }
     expect(outputs.map((r) => [r.exitCode, r.stdout === '' ? 'pass' : 'deny'])).toEqual([
       [0, 'deny'],
       [0, 'pass'],

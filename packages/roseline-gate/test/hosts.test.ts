@@ -1,7 +1,9 @@
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { hostAdapters, readPayload } from '@kit/gate-approval';
 import { runHookCommand, tempDir, tempTree } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
+import { escapeQuietMs } from '../src/escape.ts';
 import { guardDefinition } from '../src/guard.ts';
 import { stubLauncherFolder } from './helpers.ts';
 
@@ -18,7 +20,7 @@ function runAs(host: (typeof hosts)[number], payload: unknown, temp: string) {
 }
 
 describe.for(hosts)('the bundle with --host %s', (host) => {
-  test('a .cs Read in a marked project is denied in the host’s dialect, then the identical retry passes', () => {
+  test('a .cs Read in a marked project is denied in the host’s dialect, then the identical retry passes', async () => {
     const root = tempTree({ 'App.csproj': '', 'src/Widget.cs': '' });
     const temp = tempDir('rg-hosts-tmp');
     const payload = hostAdapters[host].payloadOf(
@@ -28,6 +30,8 @@ describe.for(hosts)('the bundle with --host %s', (host) => {
     expect([first.exitCode, first.stderr]).toEqual([0, '']);
     expect(hostAdapters[host].isDenyOutput(first.stdout), first.stdout).toBe(true);
     expect(first.stdout).toContain('roseline-gate: ');
+    // A retry is a Read a model turn later: one that finds the marker quiet for escapeQuietMs.
+    await sleep(escapeQuietMs + 200);
     expect(runAs(host, payload, temp)).toEqual({ exitCode: 0, stdout: '', stderr: '' });
   });
   test('a relative path, as these hosts send it, is resolved against the cwd', () => {

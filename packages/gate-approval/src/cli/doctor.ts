@@ -13,11 +13,11 @@ import { locate, type Scope, scopeFlags, scopeFromFlags } from './scope.ts';
 import { runPositiveControl } from './positive-control.ts';
 import { readSettings } from './settings-file.ts';
 
-/** One line of the doctor's report: ok, a problem, or a note (something to know that is not a problem). */
+/** One line of the doctor's report: ok, a problem, or a warning (ok, but worth knowing). */
 export interface Check {
   ok: boolean;
+  warn?: boolean; // ok, but the user should know: printed `warn`, never a failure
   text: string;
-  note?: boolean;
 }
 
 /** `doctor [--host NAME] [--user|--project|--local]`: checks the installation end to end; exit 1 with the list of problems. */
@@ -38,11 +38,13 @@ export async function doctorCommand(guard: GuardDefinition, argv: string[], io: 
       ? await checkInstallation(guard, scope, io)
       : await checkHostInstallation(guard, wiring, scope, io);
   const checks = [...installation, ...switchLines(guard, io)];
-  for (const problem of await guardChecks(guard, io)) checks.push({ ok: false, text: problem });
-  for (const check of checks) say(io, `${check.note ? 'note' : check.ok ? 'ok  ' : 'FAIL'} ${check.text}`);
+  checks.push(...(await guardChecks(guard, io)));
+  for (const check of checks) say(io, `${check.ok ? (check.warn ? 'warn' : 'ok  ') : 'FAIL'} ${check.text}`);
   const problems = checks.filter((check) => !check.ok).length;
   if (problems === 0) {
-    say(io, `doctor: ${guard.name} ${guard.version} is installed and denies its positive control`);
+    const warnings = checks.filter((check) => check.warn).length;
+    const note = warnings === 0 ? '' : ` (${warnings} warning${warnings === 1 ? '' : 's'} above)`;
+    say(io, `doctor: ${guard.name} ${guard.version} is installed and denies its positive control${note}`);
     return 0;
   }
   io.stderr(`doctor: ${problems} problem${problems === 1 ? '' : 's'} found (the FAIL lines above)\n`);
@@ -140,11 +142,20 @@ function switchLines(guard: GuardDefinition, io: CliIO): Check[] {
   });
 }
 
-async function guardChecks(guard: GuardDefinition, io: CliIO): Promise<string[]> {
+async function guardChecks(guard: GuardDefinition, io: CliIO): Promise<Check[]> {
   if (!guard.doctorChecks) return [];
   try {
-    return await guard.doctorChecks(io);
+    return (await guard.doctorChecks(io)).map((line) =>
+      typeof line === 'string'
+        ? { ok: false, text: line }
+        : { ok: true, ...(line.level === 'warn' ? { warn: true } : {}), text: line.text },
+    );
   } catch (error) {
-    return [`the guard's own checks failed: ${error instanceof Error ? error.message : String(error)}`];
+    return [
+      {
+        ok: false,
+        text: `the guard's own checks failed: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    ];
   }
 }

@@ -14,7 +14,7 @@ const answerTimeoutMs = 15_000;
 /**
  * doctor's trust line for Codex CLI, which skips an untrusted hook without a word: asks `codex
  * app-server` (JSON-RPC on stdio: initialize, then hooks/list for the cwd) how it sees the installed
- * handler. A note, not a problem, when codex is not on PATH or does not answer: trust cannot be read
+ * handler. A warning, not a problem, when codex is not on PATH or does not answer: trust cannot be read
  * from the files without Codex's own hash.
  */
 export async function checkCodexTrust(context: HostCheckContext): Promise<Check[]> {
@@ -23,14 +23,14 @@ export async function checkCodexTrust(context: HostCheckContext): Promise<Check[
     return [
       {
         ok: true,
-        note: true,
+        warn: true,
         text: 'codex is not on PATH, so doctor cannot ask whether Codex trusts the hook: until you trust it (/hooks in codex), Codex skips it without a word',
       },
     ];
   const listed = await listHooks(codex, context);
   if (!listed.ok)
     return [
-      { ok: true, note: true, text: `could not ask codex whether it trusts the hook (${listed.message})` },
+      { ok: true, warn: true, text: `could not ask codex whether it trusts the hook (${listed.message})` },
     ];
   const prefix = `${context.where.settingsPath}:pre_tool_use:`;
   const hook = listed.hooks.find((h) => h.key?.startsWith(prefix) && h.command === context.entry.command);
