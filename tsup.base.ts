@@ -28,7 +28,8 @@ export const bin = (entry: string[]): Options => ({
 
 const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
 
-type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
+/** An esbuild plugin, as tsup's options take it. */
+export type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 
 /**
  * Puts mvdan-sh into a hook bundle as data: @kit/shell-segments' require-mvdan.cjs becomes a module
@@ -37,7 +38,7 @@ type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
  * parser is pre-parsed by V8 on every start, also by the hooks that never parse; as plain text it
  * is still a 1.5 MB literal to scan; packed, it is a 260 KB one.
  */
-const embedMvdanAsText: EsbuildPlugin = {
+export const embedMvdanAsText: EsbuildPlugin = {
   name: 'kit-embed-mvdan-as-text',
   setup(build) {
     build.onResolve({ filter: /(^|[\\/])require-mvdan\.cjs$/ }, (args) => ({

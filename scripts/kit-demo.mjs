@@ -58,11 +58,14 @@ try {
       tool_input: { command, description: 'run the tests' },
       tool_use_id: 'toolu_demo',
     };
-    // Exactly what Claude Code does with the entry: exec form, JSON on stdin.
-    const result = spawnSync(handler.command, handler.args, {
+    // Exactly what Claude Code does with the entry: exec form, ${CLAUDE_PROJECT_DIR} in args
+    // expanded to the folder it runs in, JSON on stdin.
+    const args = handler.args.map((arg) => arg.replaceAll('${CLAUDE_PROJECT_DIR}', project));
+    const result = spawnSync(handler.command, args, {
       input: JSON.stringify(payload),
       encoding: 'utf8',
       cwd: project,
+      env: { ...process.env, CLAUDE_PROJECT_DIR: project },
     });
     say(`\nThe model runs Bash: ${command}`);
     if (result.stdout.trim() === '') {

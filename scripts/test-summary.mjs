@@ -13,18 +13,28 @@ const folders = [
   'bench',
   'corpus',
   ...readdirSync(join(root, 'packages')).map((name) => join('packages', name)),
+  ...(existsSync(join(root, 'examples')) ? readdirSync(join(root, 'examples')) : []).map((name) =>
+    join('examples', name),
+  ),
 ];
 const totals = { passed: 0, failed: 0, skipped: 0 };
+// turbo's log of each package's test task, and the Node 24 pass's (scripts/test-node-24.sh).
+const passes = [
+  ['turbo-test.log', ''],
+  ['turbo-test-node24.log', ' (node 24)'],
+];
 for (const folder of folders) {
-  const log = join(root, folder, '.turbo', 'turbo-test.log');
-  if (!existsSync(log)) continue;
-  const text = stripVTControlCharacters(readFileSync(log, 'utf8'));
-  const line = text.split('\n').findLast((l) => /^\s*Tests\s+\d/.test(l));
-  if (line === undefined) continue;
-  for (const kind of Object.keys(totals)) {
-    const match = line.match(new RegExp(`(\\d+) ${kind}`));
-    if (match) totals[kind] += Number(match[1]);
+  for (const [file, label] of passes) {
+    const log = join(root, folder, '.turbo', file);
+    if (!existsSync(log)) continue;
+    const text = stripVTControlCharacters(readFileSync(log, 'utf8'));
+    const line = text.split('\n').findLast((l) => /^\s*Tests\s+\d/.test(l));
+    if (line === undefined) continue;
+    for (const kind of Object.keys(totals)) {
+      const match = line.match(new RegExp(`(\\d+) ${kind}`));
+      if (match) totals[kind] += Number(match[1]);
+    }
+    process.stdout.write(`${folder}${label}: ${line.trim()}\n`);
   }
-  process.stdout.write(`${folder}: ${line.trim()}\n`);
 }
 process.stdout.write(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);

@@ -83,7 +83,11 @@ export function installGuard(root, guard, scratch) {
   for (const group of settings.hooks?.PreToolUse ?? []) {
     for (const handler of group.hooks ?? []) {
       if ((handler.args ?? []).some((arg) => arg.includes(guard))) {
-        return { command: handler.command, args: handler.args ?? [] };
+        // A project handler names its bundle below ${CLAUDE_PROJECT_DIR}; the host expands it.
+        const args = (handler.args ?? []).map((arg) =>
+          arg.replaceAll('${CLAUDE_PROJECT_DIR}', scratch.project),
+        );
+        return { command: handler.command, args };
       }
     }
   }

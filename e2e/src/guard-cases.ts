@@ -37,6 +37,11 @@ export const csharpTree: Tree = {
 };
 export const csharpFile = (project: string): string => join(project, 'src', 'Widget.cs');
 export const csharpFileMarker: string = roselineFileMarker;
+/**
+ * The stand-in model answers at once; a real model's retry comes a turn later. roseline-gate passes
+ * only a retry that comes a quiet second after the denial, so a script waits this long in between.
+ */
+export const aTurnLater: ToolCall = { name: 'Bash', input: { command: 'sleep 1.5', description: 'wait' } };
 
 /** The number of commits on HEAD. */
 export function commitCount(project: string): number {

@@ -12,6 +12,7 @@ export interface GuardedProject {
   project: string;
   home: string;
   bundle: string; // <project>/.claude/hooks/<guard>.cjs
+  handlerArg: string; // ${CLAUDE_PROJECT_DIR}/.claude/hooks/<guard>.cjs: the args as written, which the host's hook errors quote
   settingsFile: string; // <project>/.claude/settings.json
   installOutput: CommandResult;
   /** Runs the guard's CLI in the project (npx or the installed bin, as the kit came). */
@@ -33,6 +34,7 @@ export async function installInScratchProject(
     project,
     home,
     bundle: join(project, '.claude', 'hooks', `${guard}.cjs`),
+    handlerArg: `\${CLAUDE_PROJECT_DIR}/.claude/hooks/${guard}.cjs`,
     settingsFile: join(project, '.claude', 'settings.json'),
     installOutput,
     cli: (args, env) => runGuardCli(source, guard, args, { ...place, env }),

@@ -89,10 +89,11 @@ describe('git-write-gate, installed with npx from the registry, in a managed rep
   test('strict mode (TAGOUT_HOOKS_STRICT=1) refuses the unparseable command: exit 2 reaches the model as a block', () => {
     const [result] = strictSession.toolResults;
     expect(result?.isError, describeRun(strictSession)).toBe(true);
-    // Exit 2 is reported with the handler's command in brackets, then the hook's stderr.
+    // Exit 2 is reported with the handler's command and args in brackets as written (the
+    // placeholder unexpanded), then the hook's stderr.
     expect(result?.text).toMatch(
       new RegExp(
-        `^PreToolUse:Bash hook error: \\[node ${escapeRegExp(installed.bundle)}\\]: git-write-gate: cannot judge`,
+        `^PreToolUse:Bash hook error: \\[node ${escapeRegExp(installed.handlerArg)}\\]: git-write-gate: cannot judge`,
       ),
     );
     expect(result?.text).toContain('(strict mode)');

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { type ClaudeRun, runClaude } from '../src/claude.ts';
 import { pathWith } from '../src/environment.ts';
 import {
+  aTurnLater,
   commitCount,
   csharpFile,
   csharpFileMarker,
@@ -134,7 +135,7 @@ beforeAll(async () => {
         csharpTree,
         (project) => {
           const read: ToolCall = { name: 'Read', input: { file_path: csharpFile(project) } };
-          return [read, read, read];
+          return [read, aTurnLater, read, read];
         },
         { env: { PATH: pathWith(dnx) } },
       ),
@@ -247,8 +248,9 @@ describe('git-write-gate-strict@kit', () => {
 describe('roseline-gate@kit', () => {
   test('denies a .cs Read with dnx on PATH, returns the file on the identical retry, then denies again', () => {
     const { run, project } = roseline.session;
-    const [first, retry, third] = run.toolResults;
-    expect(run.toolResults, describeRun(run)).toHaveLength(3);
+    const [first, waited, retry, third] = run.toolResults;
+    expect(run.toolResults, describeRun(run)).toHaveLength(4);
+    expect(waited?.isError, describeRun(run)).toBe(false);
     expect(first?.isError).toBe(true);
     expect(first?.text).toMatch(/^PreToolUse:Read hook error: roseline-gate: /);
     expect(first?.text).toContain(csharpFile(project));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { runClaude } from '../src/claude.ts';
 import { pathWith } from '../src/environment.ts';
-import { csharpFile, csharpFileMarker, csharpTree } from '../src/guard-cases.ts';
+import { aTurnLater, csharpFile, csharpFileMarker, csharpTree } from '../src/guard-cases.ts';
 import type { ToolCall } from '../src/messages-api.ts';
 import {
   deniedIds,
@@ -24,9 +24,6 @@ describe('roseline-gate, installed with npx from the registry, in a marked C# pr
   });
 
   test('denies a .cs Read with dnx on PATH, returns the file on the identical retry in the same session, then denies again', async () => {
-    // The stand-in answers at once; a real model's retry comes a turn later. The gate passes only a
-    // retry that comes a quiet second after the denial, so the script waits that long in between.
-    const aTurnLater: ToolCall = { name: 'Bash', input: { command: 'sleep 1.5', description: 'wait' } };
     const run = await runClaude({
       cwd: installed.project,
       home: await scratchDir('roseline-session'),

@@ -90,7 +90,7 @@ describe.for(guardCases)('$guard', (guardCase) => {
       expect(result?.isError).toBe(true);
       // A failed start also carries node's stack after the first line.
       expect(result?.text.split('\n')[0], describeRun(run)).toBe(
-        `PreToolUse:${tool} hook error: [node ${installed.bundle}]: ${row.blocked}`,
+        `PreToolUse:${tool} hook error: [node ${installed.handlerArg}]: ${row.blocked}`,
       );
       expect(deniedIds(run)).toEqual([result?.toolUseId]);
       expect(guardCase.ran(installed.project, result?.text ?? '')).toBe(false);

@@ -11,8 +11,10 @@ const copyCommonJsFiles = async (): Promise<void> => {
   await copyFile('src/node-builtins.cjs', 'dist/node-builtins.cjs');
 };
 
+// The preset for hook authors (./bundle): tsup and esbuild stay the author's own, never inlined.
 const config: Options[] = [
   { ...library(['src/index.ts']), external, onSuccess: copyCommonJsFiles },
+  { ...library(['src/bundle.ts']), clean: false, external: ['tsup', 'esbuild'] },
   { ...bin(['src/cli.ts']), external },
 ];
 

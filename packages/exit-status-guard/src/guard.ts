@@ -1,7 +1,7 @@
 import { bashPayload, type CliIO, defineGuard, type GuardDefinition } from '@kit/gate-approval';
 import { realContext } from './context.ts';
 import { evaluate } from './evaluate.ts';
-import { frictionReportCommand } from './friction/command.ts';
+import { frictionReportCommand, frictionReportUsage } from './friction/command.ts';
 import { guardName } from './reasons.ts';
 import { describeRegistry, describeRegistryJson, registryProblems } from './registry-report.ts';
 
@@ -33,6 +33,7 @@ export const guardDefinition: GuardDefinition = defineGuard({
   commands: {
     'friction-report': {
       summary: 'read Claude Code transcripts and report what this guard denied (read-only)',
+      usage: frictionReportUsage,
       run: frictionReportCommand,
     },
     registry: {

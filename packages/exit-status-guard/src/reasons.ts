@@ -18,6 +18,12 @@ export const rulePhrases: Readonly<Record<DenyRule, string>> = {
 /** How many characters of a gate's head the reason shows. */
 export const gateNameLength = 70;
 
+// The kit's issue tracker: package.json's `bugs.url` (reasons.test.ts holds the two equal), as a
+// literal so that the hook bundle carries no package.json.
+const issueTrackerUrl = 'https://github.com/kit-hooks/kit/issues';
+
+const falsePositiveLine = `A false positive? Report it at ${issueTrackerUrl} (label ${guardName}) with the command.`;
+
 /** The gate as the reason names it: the first 70 characters of its head, one line. */
 export function gateName(head: string): string {
   return head.replace(/\s+/g, ' ').trim().slice(0, gateNameLength);
@@ -113,7 +119,7 @@ export function buildReasonText(hit: Hit, parts: ReasonParts): string {
     hit.rule === 'pipestatus'
       ? 'No exempt pattern silences this rule: the read itself is the problem, whatever ran before it.'
       : `If ${code(name)} is never a check here, add an exempt pattern to .claude/exit-status-guard.json: ${exemptPattern(name)}.`,
-    "A false positive? Report it on the kit's issue tracker (label exit-status-guard) with the command.",
+    falsePositiveLine,
   );
   if (parts.writes.length > 0) {
     lines.push(

@@ -82,7 +82,11 @@ describe('the built bin, as a process', () => {
     const settingsFile = join(project, '.claude', 'settings.json');
     expect(JSON.parse(readFileSync(settingsFile, 'utf8')).hooks.PreToolUse[0].matcher).toBe('Bash');
     const handler = installedHandler(settingsFile, 'Bash');
-    expect(handler).toMatchObject({ type: 'command', command: 'node', args: [bundle] });
+    expect(handler).toMatchObject({
+      type: 'command',
+      command: 'node',
+      args: ['${CLAUDE_PROJECT_DIR}/.claude/hooks/exit-status-guard.cjs'],
+    });
     const payload = bashPayload('make test | tail -5', { cwd: project, sessionId: 's' });
     const hook = runHookCommand(handler, payload, { env: hookEnv({ CLAUDE_PROJECT_DIR: project }) });
     expect(hook.exitCode).toBe(0);

@@ -106,6 +106,25 @@ describe('friction-report on transcripts in the real CLI format', () => {
     expect((await report('--transcripts', empty)).out).toContain('no transcripts (*.jsonl) under');
   });
 
+  test('a --transcripts folder that is not there is said so, exit 1', async () => {
+    const missing = `${tempDir('esg-gone')}/no-such-folder`;
+    const { code, out, err } = await report('--transcripts', missing);
+    expect([code, out]).toEqual([1, '']);
+    expect(err).toBe(
+      `friction-report: --transcripts ${missing} does not exist; give the folder of Claude Code transcripts (default ~/.claude/projects)\n`,
+    );
+    const file = fileURLToPath(new URL('./friction-report.test.ts', import.meta.url));
+    expect((await report('--transcripts', file)).err).toContain(`${file} is not a folder`);
+  });
+
+  test('--help prints the whole usage', async () => {
+    for (const flag of ['--help', '-h']) {
+      const { code, out } = await report(flag);
+      expect(code).toBe(0);
+      expect(out).toMatch(/^usage: exit-status-guard friction-report \[--transcripts DIR\]/);
+    }
+  });
+
   test('reads ~/.claude/projects by default', async () => {
     const io = recordingIO({ home: '/nonexistent-home' });
     await runCli(guardDefinition, ['friction-report'], io);

@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { evaluate, rulePhrases } from '../src/index.ts';
 import { bashCall, fakeContext } from './fake-context.ts';
+
+const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  bugs: { url: string };
+};
 
 function reasonFor(
   command: string,
@@ -28,7 +33,9 @@ describe('every reason', () => {
       expect(reason).toMatch(/^exit-status-guard: `[^`]+`: /);
       expect(reason).toContain(rulePhrases[rule]);
       expect(reason).toContain('EXIT_STATUS_GUARD_OVERRIDE=');
-      expect(reason).toContain("kit's issue tracker");
+      expect(reason).toContain(
+        `A false positive? Report it at ${manifest.bugs.url} (label exit-status-guard)`,
+      );
       if (rule !== 'pipestatus') expect(reason).toContain('.claude/exit-status-guard.json');
     },
   );
@@ -41,7 +48,7 @@ test('the piped-gate reason, whole', () => {
       mkdir -p tmp && make check > tmp/out.log 2>&1; echo "EXIT=$?"; tail -30 < tmp/out.log
     If the status truly does not matter this once, prefix the command with EXIT_STATUS_GUARD_OVERRIDE=<why> (one call).
     If \`make check\` is never a check here, add an exempt pattern to .claude/exit-status-guard.json: {"exempt":["^make check( |$)"]}.
-    A false positive? Report it on the kit's issue tracker (label exit-status-guard) with the command."
+    A false positive? Report it at https://github.com/kit-hooks/kit/issues (label exit-status-guard) with the command."
   `);
 });
 
@@ -52,7 +59,7 @@ test('the sequenced reason with set -e, whole', () => {
       set -e; cargo test && git push
     If the status truly does not matter this once, prefix the command with EXIT_STATUS_GUARD_OVERRIDE=<why> (one call).
     If \`cargo test\` is never a check here, add an exempt pattern to .claude/exit-status-guard.json: {"exempt":["^cargo test( |$)"]}.
-    A false positive? Report it on the kit's issue tracker (label exit-status-guard) with the command."
+    A false positive? Report it at https://github.com/kit-hooks/kit/issues (label exit-status-guard) with the command."
   `);
 });
 
@@ -64,7 +71,7 @@ test('the restore reason captures and re-raises', () => {
       exit $rc
     If the status truly does not matter this once, prefix the command with EXIT_STATUS_GUARD_OVERRIDE=<why> (one call).
     If \`make e2e\` is never a check here, add an exempt pattern to .claude/exit-status-guard.json: {"exempt":["^make e2e( |$)"]}.
-    A false positive? Report it on the kit's issue tracker (label exit-status-guard) with the command."
+    A false positive? Report it at https://github.com/kit-hooks/kit/issues (label exit-status-guard) with the command."
   `);
 });
 

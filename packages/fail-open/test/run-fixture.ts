@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { type HookRun, hookEnv, runHookFile } from '@kit/test-kit';
+import { collectOutput, type HookRun, hookEnv, runHookFile } from '@kit/test-kit';
 
 /** What a fixture process did, and how long it took. */
 export interface ProcessResult extends HookRun {
@@ -29,24 +29,12 @@ export function runFixtureFed(
   env: Record<string, string> = {},
 ): Promise<ProcessResult> {
   const started = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [fixturePath(name)], { env: hookEnv(env) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.stdin.on('error', () => undefined); // the hook may stop reading first
-    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.on('close', (exitCode) => {
-      clearTimeout(killer);
-      resolve({ exitCode, stdout, stderr, ms: Date.now() - started });
-    });
-    feed(child.stdin);
-  });
+  const child = spawn(process.execPath, [fixturePath(name)], { env: hookEnv(env) });
+  child.stdin.on('error', () => undefined); // the hook may stop reading first
+  const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  const finished = collectOutput(child).finally(() => clearTimeout(killer));
+  feed(child.stdin);
+  return finished.then((result) => ({ ...result, ms: Date.now() - started }));
 }
 
 // fail-open depends on no kit package, so gate-approval's bashPayload is not at hand: the fixtures'

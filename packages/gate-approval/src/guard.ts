@@ -27,6 +27,7 @@ export interface GuardSwitch {
 /** A guard-only subcommand (friction-report). */
 export interface GuardCommand {
   summary: string; // one line, for --help
+  usage?: string; // what `<guard> <command> --help` prints; default: the summary
   run: (argv: string[], io: CliIO) => Promise<number>;
 }
 

@@ -38,6 +38,37 @@ describe('arguments', () => {
   ] as const)('%j is one line on stderr, exit 1', async ([argv, message]) => {
     expect(await cli(guard, [...argv], where)).toEqual({ code: 1, stdout: '', stderr: message });
   });
+  test.for([
+    ['install', 'usage: example-guard install [--host NAME] [--user|--project|--local] [--strict] [--dry-run]'],
+    ['uninstall', 'usage: example-guard uninstall [--host NAME] [--user|--project|--local] [--dry-run]'],
+    ['explain', "usage: example-guard explain '<command>' [--cwd DIR] [--json]"],
+    ['doctor', 'usage: example-guard doctor [--host NAME] [--user|--project|--local]'],
+    ['hook', 'usage: example-guard hook [--host NAME]'],
+    ['say-hi', 'usage: example-guard say-hi\n  a guard-only command'],
+  ] as const)('%s --help prints its usage and does nothing else', async ([command, first]) => {
+    for (const flag of ['--help', '-h']) {
+      const result = await cli(guard, [command, flag], where);
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout.startsWith(first)).toBe(true);
+    }
+    expect((await cli(guard, [command, '--project', '--help'], where)).stdout.startsWith(first)).toBe(true);
+  });
+  test('a guard command with its own usage prints that', async () => {
+    const own = {
+      ...guard,
+      commands: {
+        report: { summary: 'x', usage: 'usage: example-guard report [--json]', run: async () => 1 },
+      },
+    };
+    expect(await cli(own, ['report', '--help'], where)).toEqual({
+      code: 0,
+      stdout: 'usage: example-guard report [--json]\n',
+      stderr: '',
+    });
+  });
+  test('after --, --help is an argument: explain judges it', async () => {
+    expect((await cli(guard, ['explain', '--', '--help'], where)).stdout).toMatch(/^verdict: none/);
+  });
   test('a guard command gets the rest of argv', async () => {
     expect(await cli(guard, ['say-hi', 'there'], where)).toEqual({
       code: 0,

@@ -12,7 +12,11 @@ const denyLine = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreTo
 /** Runs the installed handler exactly as the host does: command + args from the settings entry, payload on stdin. */
 function runInstalledHandler(root: string, payload: unknown, env: Record<string, string> = {}) {
   const handler = installedHandler(join(root, '.claude', 'settings.json'), 'Bash');
-  return runHookCommand(handler, payload, { env: hookEnv(env), timeoutMs: handler.timeout * 1000 });
+  return runHookCommand(handler, payload, {
+    env: hookEnv(env),
+    projectDir: root,
+    timeoutMs: handler.timeout * 1000,
+  });
 }
 
 describe('the whole path: install --project, the installed command denies, doctor passes', () => {

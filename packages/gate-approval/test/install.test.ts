@@ -8,10 +8,12 @@ import { cli, makeGuard } from './cli-harness.ts';
 const guard = makeGuard();
 const projectSettings = (root: string) => join(root, '.claude', 'settings.json');
 const projectBundle = (root: string) => join(root, '.claude', 'hooks', 'example-guard.mjs');
-const handlerFor = (root: string, extra: object = {}) => ({
+// What a project handler names: the bundle below ${CLAUDE_PROJECT_DIR}, so a teammate's clone runs it.
+const projectHandlerArg = '${CLAUDE_PROJECT_DIR}/.claude/hooks/example-guard.mjs';
+const handlerFor = (_root: string, extra: object = {}) => ({
   type: 'command',
   command: 'node',
-  args: [projectBundle(root)],
+  args: [projectHandlerArg],
   timeout: 5,
   ...extra,
 });
@@ -262,7 +264,6 @@ describe('a settings file install cannot use is refused and left byte-identical'
       '{"hooks":{"PreToolUse":{"matcher":"Bash"}}}',
       '"hooks.PreToolUse" is not an array',
     ],
-    ['empty file', '', 'is not valid JSON'],
   ];
   test.for(broken)('%s', async ([, text, message]) => {
     const root = tempTree({ '.claude/settings.json': text });
@@ -396,4 +397,19 @@ describe('uninstall removes only its own handler', () => {
     });
     expect(readFileSync(projectSettings(root), 'utf8')).toBe(before);
   });
+});
+
+test('a matcher is any tool name or matcher expression, written as given and checked by doctor', async () => {
+  for (const matcher of ['Edit|Write', 'mcp__github__create_issue']) {
+    const root = tempTree();
+    const home = tempTree();
+    const other = { ...guard, matcher };
+    expect((await cli(other, ['install', '--project'], { cwd: root, home })).code).toBe(0);
+    expect(JSON.parse(readFileSync(projectSettings(root), 'utf8')).hooks.PreToolUse).toEqual([
+      { matcher, hooks: [handlerFor(root)] },
+    ]);
+    const doctor = await cli(other, ['doctor', '--project'], { cwd: root, home });
+    expect(doctor.stdout).toContain(`settings entry in ${projectSettings(root)}: matcher ${matcher}, node`);
+    expect(doctor.code).toBe(0);
+  }
 });

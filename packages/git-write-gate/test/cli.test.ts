@@ -24,7 +24,7 @@ describe('the shared CLI, wired for this gate', () => {
     expect(handler).toEqual({
       type: 'command',
       command: 'node',
-      args: [join(fixtures.plain, '.claude/hooks/git-write-gate.cjs')],
+      args: ['${CLAUDE_PROJECT_DIR}/.claude/hooks/git-write-gate.cjs'],
       timeout: 5,
     });
   });

@@ -32,7 +32,7 @@ describe('the shared CLI over this guard', () => {
           {
             type: 'command',
             command: 'node',
-            args: [path.join(dir, '.claude', 'hooks', 'roseline-gate.cjs')],
+            args: ['${CLAUDE_PROJECT_DIR}/.claude/hooks/roseline-gate.cjs'],
             timeout: 5,
           },
         ],

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { tempDir, tempTree } from '@kit/test-kit';
+import { collectOutput, tempDir, tempTree } from '@kit/test-kit';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { escapeQuietMs } from '../src/escape.ts';
 import { guardDefinition } from '../src/guard.ts';
@@ -23,20 +23,10 @@ interface Finished {
 }
 
 function startHook(payload: unknown, env: Record<string, string>): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', startTogether, builtHook], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (exitCode) => resolve({ stdout, stderr, exitCode, closedAt: Date.now() }));
-    child.stdin.end(JSON.stringify(payload));
-  });
+  const child = spawn(process.execPath, ['--require', startTogether, builtHook], { env });
+  const finished = collectOutput(child).then((result) => ({ ...result, closedAt: Date.now() }));
+  child.stdin.end(JSON.stringify(payload));
+  return finished;
 }
 
 /** `count` identical Reads, booted one by one and released together; what each printed, and the trace. */

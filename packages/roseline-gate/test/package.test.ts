@@ -88,6 +88,7 @@ describe('the packed tarball', () => {
     const node = { ...handler, command: handler.command === 'node' ? process.execPath : handler.command };
     const r = runHookCommand(node, readCall(path.join(project, 'Program.cs'), project), {
       env: { PATH: '', ROSELINE_GATE: 'on', TMPDIR: temp, TEMP: temp, TMP: temp },
+      projectDir: project,
     });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');

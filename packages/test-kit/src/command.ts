@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 /** What a finished subprocess left. */
 export interface CommandResult {
@@ -27,6 +27,25 @@ export function runCommand(
       env: options.env ?? process.env,
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (options.input !== undefined) child.stdin?.end(options.input);
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    collectOutput(child)
+      .then((result) => {
+        const killed = `\n[kit] ${command} ${args.join(' ')} did not finish within ${timeoutMs} ms: killed`;
+        resolve(timedOut ? { ...result, stderr: result.stderr + killed } : result);
+      }, reject)
+      .finally(() => clearTimeout(timer));
+  });
+}
+
+/** Collects a started child's output, as text, until it closes; rejects only if it could not start. */
+export function collectOutput(child: ChildProcess): Promise<CommandResult> {
+  return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -35,20 +54,8 @@ export function runCommand(
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
     });
-    if (options.input !== undefined) child.stdin?.end(options.input);
-    const timeoutMs = options.timeoutMs ?? 60_000;
-    const timer = setTimeout(() => {
-      stderr += `\n[kit] ${command} ${args.join(' ')} did not finish within ${timeoutMs} ms: killed`;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ exitCode: code, stdout, stderr });
-    });
+    child.on('error', reject);
+    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
   });
 }
 

@@ -12,8 +12,14 @@ export interface HookRun {
 export interface HookRunOptions {
   env?: Record<string, string | undefined>; // the whole environment; default hookEnv()
   cwd?: string;
-  nodeArgs?: string[]; // before the file: `--import probe.mjs`
+  nodeArgs?: string[]; // before the file: `--require probe.cjs`
   timeoutMs?: number; // default 20 s
+  /**
+   * The folder Claude Code was started in: `${CLAUDE_PROJECT_DIR}` in a handler's args becomes it,
+   * and the hook gets it as CLAUDE_PROJECT_DIR, as the host does. Default: the env's
+   * CLAUDE_PROJECT_DIR, else `cwd`.
+   */
+  projectDir?: string;
 }
 
 /** A settings handler in exec form, as install writes it. */
@@ -51,6 +57,14 @@ const kitVariables = [
   'PIPE_GUARD_REGISTRY',
 ];
 
+/**
+ * The node that runs hook processes: `KIT_TEST_NODE` when set (the README test command's second
+ * pass, with Node 24), else the one running the tests.
+ */
+export function hookNode(): string {
+  return process.env.KIT_TEST_NODE || process.execPath;
+}
+
 /** The test runner's environment without the kit's variables, plus `extra`. */
 export function hookEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env };
@@ -63,18 +77,33 @@ export function hookEnv(extra: Record<string, string | undefined> = {}): Record<
  * are, anything else as JSON). Never throws; a process that outlives the timeout is killed.
  */
 export function runHookFile(file: string, stdin: unknown, options: HookRunOptions = {}): HookRun {
-  return runHookCommand(
-    { command: process.execPath, args: [...(options.nodeArgs ?? []), file] },
-    stdin,
-    options,
-  );
+  return runHookCommand({ command: hookNode(), args: [...(options.nodeArgs ?? []), file] }, stdin, options);
 }
 
-/** Runs an installed handler exactly as the host does: its command and args, the payload on stdin. */
+const projectDirPlaceholder = '${CLAUDE_PROJECT_DIR}';
+
+/**
+ * Runs an installed handler exactly as the host does: its command and args, the payload on stdin.
+ * An arg holding `${CLAUDE_PROJECT_DIR}` (a project install) is expanded as Claude Code 2.1.332
+ * does, and the process gets CLAUDE_PROJECT_DIR; without a project folder to give it, that throws.
+ * With KIT_TEST_NODE set, a handler's `node` is that node (hookNode).
+ */
 export function runHookCommand(handler: ExecHandler, stdin: unknown, options: HookRunOptions = {}): HookRun {
-  const run = spawnSync(handler.command, handler.args, {
+  let env = options.env ?? hookEnv();
+  let args = handler.args;
+  if (args.some((arg) => arg.includes(projectDirPlaceholder))) {
+    const projectDir = options.projectDir ?? env.CLAUDE_PROJECT_DIR ?? options.cwd;
+    if (projectDir === undefined)
+      throw new Error(
+        `runHookCommand: ${JSON.stringify(handler.args)} names ${projectDirPlaceholder}; pass projectDir (or cwd) to say where Claude Code runs`,
+      );
+    args = args.map((arg) => arg.split(projectDirPlaceholder).join(projectDir));
+    env = { ...env, CLAUDE_PROJECT_DIR: projectDir };
+  }
+  const command = handler.command === 'node' && process.env.KIT_TEST_NODE ? hookNode() : handler.command;
+  const run = spawnSync(command, args, {
     input: typeof stdin === 'string' || Buffer.isBuffer(stdin) ? stdin : JSON.stringify(stdin),
-    env: withSystemRoot(options.env ?? hookEnv()),
+    env: withSystemRoot(env),
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     encoding: 'utf8',
     timeout: options.timeoutMs ?? 20_000,

@@ -10,8 +10,8 @@ export type { RecordingIO, RecordingIOOptions } from './recording-io.ts';
 export { recordingIO } from './recording-io.ts';
 /** What a hook process did, how it is started, and an exec-form handler. */
 export type { ExecHandler, HookRun, HookRunOptions, InstalledHandler } from './hook-process.ts';
-/** Hook processes as the host starts them, in an environment free of the runner's kit variables. */
-export { hookEnv, runHookCommand, runHookFile } from './hook-process.ts';
+/** Hook processes as the host starts them, in an environment free of the runner's kit variables, with the node KIT_TEST_NODE names. */
+export { hookEnv, hookNode, runHookCommand, runHookFile } from './hook-process.ts';
 /** The handler install wrote under a matcher, read back from the settings file. */
 export { installedHandler } from './hook-process.ts';
 /** What a hook process loaded: mvdan-sh, the parse path's builtins. */
@@ -21,7 +21,7 @@ export { runWithParserProbe } from './parser-probe.ts';
 /** What a finished subprocess left, and how runCommand runs it. */
 export type { CommandResult, RunCommandOptions } from './command.ts';
 /** Runs a command without a shell and collects its output; throws with the whole output unless it exited 0. */
-export { expectSuccess, runCommand } from './command.ts';
+export { collectOutput, expectSuccess, runCommand } from './command.ts';
 /** A packed tarball, and packed tarballs installed into an app. */
 export type { PackedInstall, PackedPackage } from './pack.ts';
 /** Packs kit packages (and their outside dependencies) as a publish would, and installs them offline. */

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { type HookRun, type HookRunOptions, hookEnv, runHookFile } from './hook-process.ts';
 import { tempDir } from './temp-tree.ts';
 
-const probe = fileURLToPath(new URL('../fixtures/parser-probe.mjs', import.meta.url));
+const probe = fileURLToPath(new URL('../fixtures/parser-probe.cjs', import.meta.url));
 
 /** What a hook process loaded on its way to an answer. */
 export interface ParserLoad {
@@ -13,7 +13,7 @@ export interface ParserLoad {
 }
 
 /**
- * Runs a hook file with a probe preloaded (`--import`) that records, at exit, whether mvdan-sh was
+ * Runs a hook file with a probe preloaded (`--require`) that records, at exit, whether mvdan-sh was
  * started and which of the parse path's builtins were loaded: the common path must load neither.
  */
 export function runWithParserProbe(
@@ -23,6 +23,6 @@ export function runWithParserProbe(
 ): { run: HookRun; load: ParserLoad } {
   const out = join(tempDir('kit-parser-probe'), 'load.json');
   const env = { ...(options.env ?? hookEnv()), PARSER_PROBE_OUT: out };
-  const run = runHookFile(file, stdin, { ...options, env, nodeArgs: ['--import', probe] });
+  const run = runHookFile(file, stdin, { ...options, env, nodeArgs: ['--require', probe] });
   return { run, load: JSON.parse(readFileSync(out, 'utf8')) as ParserLoad };
 }

@@ -1,7 +1,19 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { executable, git, recordingIO, runHookFile, tempDir, tempRepo, tempTree } from '../src/index.ts';
+import {
+  executable,
+  git,
+  hookEnv,
+  recordingIO,
+  hookNode,
+  runHookCommand,
+  runHookFile,
+  tempDir,
+  tempRepo,
+  tempTree,
+} from '../src/index.ts';
 
 const collected = tempDir('kit-collected');
 let fromEarlierTest = '';
@@ -45,4 +57,33 @@ test('runHookFile passes stdin and the environment it is given', () => {
     stderr: '',
   });
   expect(runHookFile(join(root, 'echo.mjs'), { a: 1 }, { env: {} }).stdout).toBe('undefined:{"a":1}');
+});
+
+test('runHookCommand expands ${CLAUDE_PROJECT_DIR} in args and sets it, as Claude Code does', () => {
+  const project = tempTree({
+    '.claude/hooks/echo.cjs': 'process.stdout.write(`${process.argv[2]}|${process.env.CLAUDE_PROJECT_DIR}`);',
+  });
+  const handler = {
+    command: process.execPath,
+    args: ['${CLAUDE_PROJECT_DIR}/.claude/hooks/echo.cjs', '${CLAUDE_PROJECT_DIR}/x'],
+  };
+  expect(runHookCommand(handler, '', { env: {}, projectDir: project }).stdout).toBe(
+    `${project}/x|${project}`,
+  );
+  expect(runHookCommand(handler, '', { env: { CLAUDE_PROJECT_DIR: project } }).stdout).toBe(
+    `${project}/x|${project}`,
+  );
+  expect(() => runHookCommand(handler, '', { env: {} })).toThrow(/pass projectDir/);
+});
+
+test('hook processes run on hookNode(): KIT_TEST_NODE when set, else this node', () => {
+  const root = tempTree({ 'version.cjs': 'process.stdout.write(process.version)' });
+  const expected = process.env.KIT_TEST_NODE
+    ? spawnSync(process.env.KIT_TEST_NODE, ['--version'], { encoding: 'utf8' }).stdout.trim()
+    : process.version;
+  expect(hookNode()).toBe(process.env.KIT_TEST_NODE || process.execPath);
+  expect(runHookFile(join(root, 'version.cjs'), '', { env: hookEnv() }).stdout).toBe(expected);
+  const handler = { command: 'node', args: [join(root, 'version.cjs')] };
+  if (process.env.KIT_TEST_NODE)
+    expect(runHookCommand(handler, '', { env: hookEnv() }).stdout).toBe(expected);
 });

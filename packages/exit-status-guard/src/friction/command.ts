@@ -1,10 +1,12 @@
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Outcome } from '@kit/fail-open';
 import type { CliIO } from '@kit/gate-approval';
 import { buildReport, type PluginFilter, renderDenials, renderReport, type ReportOptions } from './report.ts';
 import { findTranscripts, readTranscripts } from './transcripts.ts';
 
-const usage =
+/** What `friction-report --help` prints. */
+export const frictionReportUsage: string =
   'usage: exit-status-guard friction-report [--transcripts DIR] [--since 7d|12h|YYYY-MM-DD|all] [--repo SUBSTRING] [--top N] [--raw] [--json] [--plugin exit-status-guard|pipe-guard|all]';
 
 /** `--since` as a point in time: 7d, 12h, 30m, YYYY-MM-DD or all; undefined when it cannot be read. */
@@ -102,18 +104,31 @@ export function parseReportArgs(argv: string[], now: number): Outcome<ReportArgs
  */
 export async function frictionReportCommand(argv: string[], io: CliIO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    io.stdout(`${usage}\n`);
+    io.stdout(`${frictionReportUsage}\n`);
     return 0;
   }
   const parsedArgs = parseReportArgs(argv, Date.now());
   if (!parsedArgs.ok) {
-    io.stderr(`friction-report: ${parsedArgs.message}\n${usage}\n`);
+    io.stderr(`friction-report: ${parsedArgs.message}\n${frictionReportUsage}\n`);
     return 1;
   }
   const parsed = parsedArgs.value;
   const root = parsed.transcripts
     ? resolve(io.cwd, parsed.transcripts)
     : join(io.home, '.claude', 'projects');
+  // A folder named on purpose must be there; the default one is absent until a first session.
+  if (parsed.transcripts) {
+    const kind = await stat(root).then(
+      (s) => (s.isDirectory() ? 'folder' : 'not a folder'),
+      () => 'missing',
+    );
+    if (kind !== 'folder') {
+      io.stderr(
+        `friction-report: --transcripts ${root} ${kind === 'missing' ? 'does not exist' : 'is not a folder'}; give the folder of Claude Code transcripts (default ~/.claude/projects)\n`,
+      );
+      return 1;
+    }
+  }
   const facts = await readTranscripts(await findTranscripts(root));
   const report = buildReport(facts, parsed.options);
   if (parsed.json) {

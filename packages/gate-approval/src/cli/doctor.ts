@@ -5,12 +5,20 @@ import type { CliIO, GuardDefinition } from '../guard.ts';
 import { hostAdapters } from '../hosts/host-adapter.ts';
 import { readSwitch } from '../switches.ts';
 import { parseArgs } from './args.ts';
-import { checkHostInstallation } from './host-doctor.ts';
-import { chooseHost } from './host-choice.ts';
 import { findOwnHandlers } from './handler.ts';
+import { chooseHost } from './host-choice.ts';
+import { checkHostInstallation } from './host-doctor.ts';
 import { fail, say } from './output.ts';
-import { locate, type Scope, scopeFlags, scopeFromFlags } from './scope.ts';
+import {
+  describePluginTwins,
+  describeSameNamePlugins,
+  type EnabledPlugin,
+  findEnabledPlugins,
+  pluginHandler,
+} from './plugins.ts';
+import { expandProjectDir, findProjectDir } from './project-dir.ts';
 import { runPositiveControl } from './positive-control.ts';
+import { locate, type Scope, type ScopeLocations, scopeFlags, scopeFromFlags } from './scope.ts';
 import { readSettings } from './settings-file.ts';
 
 /** One line of the doctor's report: ok, a problem, or a warning (ok, but worth knowing). */
@@ -52,17 +60,29 @@ export async function doctorCommand(guard: GuardDefinition, argv: string[], io: 
 }
 
 async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO): Promise<Check[]> {
-  const where = locate(guard, scope, io);
+  const where = await locate(guard, scope, io);
+  const plugins = await findEnabledPlugins(guard, io, where.projectDir ?? (await findProjectDir(io.cwd)));
+  const pluginChecks = samePluginChecks(guard, plugins);
   const read = await readSettings(where.settingsPath);
-  if (!read.ok) return [{ ok: false, text: read.message }];
+  if (!read.ok) return [{ ok: false, text: read.message }, ...pluginChecks];
   const settings = read.value;
   const installHint = `run \`${guard.name} install --${scope}\``;
-  if (!settings.exists) return [{ ok: false, text: `${where.settingsPath} does not exist: ${installHint}` }];
-  const places = findOwnHandlers(settings.document, guard.name);
-  if (places.length === 0)
-    return [{ ok: false, text: `no ${guard.name} handler in ${where.settingsPath}: ${installHint}` }];
+  const places = settings.exists ? findOwnHandlers(settings.document, guard.name) : [];
+  if (places.length === 0) {
+    const [plugin] = plugins;
+    if (plugin !== undefined) return [...(await checkPlugin(guard, plugin, where, io)), ...pluginChecks];
+    const text = settings.exists
+      ? `no ${guard.name} handler in ${where.settingsPath}: ${installHint}`
+      : `${where.settingsPath} does not exist: ${installHint}`;
+    return [{ ok: false, text }];
+  }
 
-  const checks: Check[] = [];
+  const checks: Check[] = [...pluginChecks];
+  if (plugins.length > 0)
+    checks.push({
+      ok: false,
+      text: `${guard.name} is wired twice, in ${where.settingsPath} and as a plugin: ${describePluginTwins(guard, plugins, scope)}`,
+    });
   if (places.length > 1)
     checks.push({
       ok: false,
@@ -93,19 +113,23 @@ async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO
   );
   if (!wellFormed || bundle === null) return checks;
 
-  if (bundle !== where.bundlePath)
+  if (bundle !== where.handlerArg)
     checks.push({
       ok: false,
-      text: `the entry runs ${bundle}, not ${where.bundlePath}: ${installHint} to upgrade it`,
+      text: `the entry runs ${bundle}, not ${where.handlerArg}: ${installHint} to upgrade it`,
     });
-  const bundleIsFile = await stat(bundle).then(
+  // What the host runs: ${CLAUDE_PROJECT_DIR} is the project's top, where Claude Code starts.
+  const projectDir = where.projectDir ?? (await findProjectDir(io.cwd));
+  const runArgs = (args as string[]).map((arg) => expandProjectDir(arg, projectDir));
+  const bundleFile = runArgs[0] as string;
+  const bundleIsFile = await stat(bundleFile).then(
     (s) => s.isFile(),
     () => false,
   );
   checks.push(
     bundleIsFile
-      ? { ok: true, text: `bundle ${bundle}` }
-      : { ok: false, text: `the bundle ${bundle} is missing: ${installHint}` },
+      ? { ok: true, text: `bundle ${bundleFile}` }
+      : { ok: false, text: `the bundle ${bundleFile} is missing: ${installHint}` },
   );
   const command = handler.command as string;
   const resolved = isAbsolute(command) ? command : onPath(command, io.env);
@@ -118,9 +142,10 @@ async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO
     checks.push(
       await runPositiveControl(guard, hostAdapters.claude, {
         command,
-        args: args as string[],
+        args: runArgs,
         timeoutMs: (handler.timeout as number) * 1000,
         io,
+        hostEnv: { CLAUDE_PROJECT_DIR: projectDir },
       }),
     );
   if (handler.onFailure === 'block' && checks.some((check) => !check.ok))
@@ -129,6 +154,45 @@ async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO
       text: `this handler has "onFailure": "block" (--strict): until it is fixed, the host blocks every ${guard.matcher} call it matches`,
     });
   return checks;
+}
+
+// No settings entry, but a plugin runs the guard: say so, and run the control through its handler.
+async function checkPlugin(
+  guard: GuardDefinition,
+  plugin: EnabledPlugin,
+  where: ScopeLocations,
+  io: CliIO,
+): Promise<Check[]> {
+  const checks: Check[] = [
+    {
+      ok: true,
+      text: `no ${guard.name} handler in ${where.settingsPath}: the plugin ${plugin.id} (enabled in ${plugin.enabledIn}) runs it`,
+    },
+  ];
+  const handler = await pluginHandler(plugin, guard.matcher);
+  if (handler === null) {
+    checks.push({
+      ok: true,
+      text: `the plugin's hooks/hooks.json${plugin.installPath ? ` in ${plugin.installPath}` : ''} has no ${guard.matcher} handler to run the positive control through: \`claude plugin list\` shows its state`,
+    });
+    return checks;
+  }
+  const projectDir = where.projectDir ?? (await findProjectDir(io.cwd));
+  checks.push(
+    await runPositiveControl(guard, hostAdapters.claude, {
+      command: handler.command,
+      args: handler.args,
+      timeoutMs: handler.timeout * 1000,
+      io,
+      hostEnv: { CLAUDE_PROJECT_DIR: projectDir, CLAUDE_PLUGIN_ROOT: plugin.installPath ?? '' },
+    }),
+  );
+  return checks;
+}
+
+function samePluginChecks(guard: GuardDefinition, plugins: EnabledPlugin[]): Check[] {
+  const sentence = describeSameNamePlugins(guard, plugins);
+  return sentence === null ? [] : [{ ok: false, text: sentence }];
 }
 
 function switchLines(guard: GuardDefinition, io: CliIO): Check[] {

@@ -20,7 +20,7 @@ export async function checkHostInstallation(
   scope: Scope,
   io: CliIO,
 ): Promise<Check[]> {
-  const where = wiring.locate(guard, scope, io);
+  const where = await wiring.locate(guard, scope, io);
   const read = await readHostSettings(where.settingsPath, wiring.shapeProblem);
   if (!read.ok) return [{ ok: false, text: read.message }];
   const installHint = `run \`${guard.name} install --host ${wiring.host} --${scope}\``;
@@ -38,7 +38,7 @@ export async function checkHostInstallation(
       text: `${entries.length} ${guard.name} handlers in ${where.settingsPath}: ${installHint} to keep one`,
     });
   const expected = wiring.findOwn(
-    wiring.planInstall({}, guard, where.bundlePath, { strict: false }).document,
+    wiring.planInstall({}, guard, where.handlerArg, { strict: false }).document,
     guard.name,
   )[0];
   const asInstalled =

@@ -27,13 +27,17 @@ export interface HostWiring {
   unsupported: (guard: Pick<GuardDefinition, 'name' | 'matcher'>) => string | null;
   /** Why `--strict` cannot be kept on this host, or null when it can. */
   strictUnsupported: string | null;
-  locate: (guard: Pick<GuardDefinition, 'name' | 'bundle'>, scope: Scope, io: CliIO) => ScopeLocations;
+  locate: (
+    guard: Pick<GuardDefinition, 'name' | 'bundle'>,
+    scope: Scope,
+    io: CliIO,
+  ) => Promise<ScopeLocations>;
   /** A shape problem of the host's own keys that readSettings does not check, or null. */
   shapeProblem: (document: SettingsDocument) => string | null;
   planInstall: (
     document: SettingsDocument,
     guard: Pick<GuardDefinition, 'name' | 'matcher'>,
-    bundlePath: string,
+    handlerArg: string, // the bundle as the handler names it (ScopeLocations.handlerArg)
     options: { strict: boolean },
   ) => { document: SettingsDocument; change: InstallChange };
   planUninstall: (

@@ -1,17 +1,24 @@
+import { resolve } from 'node:path';
 import type { CliIO, GuardDefinition } from '../guard.ts';
 import { parseArgs } from './args.ts';
 import { placeBundle, readBundleSource, readExisting, undoPlaceBundle } from './bundle-file.ts';
+import type { InstallChange } from './handler.ts';
 import { chooseHost, hostScopeLabel } from './host-choice.ts';
+import type { HostWiring } from './host-wiring.ts';
 import { diffLines } from './line-diff.ts';
 import { fail, say, strictCostNote } from './output.ts';
-import { scopeFlags, scopeFromFlags } from './scope.ts';
+import { describePluginTwins, findEnabledPlugins } from './plugins.ts';
+import { type ScopeLocations, scopeFlags, scopeFromFlags } from './scope.ts';
 import {
   backupPathOf,
   describeError,
   formatSettings,
+  readOnlyProblem,
   readHostSettings,
+  resolveWriteTarget,
   writeAtomically,
 } from './settings-file.ts';
+import { withSettingsLock } from './settings-lock.ts';
 
 /** `install [--host NAME] [--user|--project|--local] [--strict] [--dry-run]`: copies the bundle and merges the handler. */
 export async function installCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
@@ -41,18 +48,80 @@ export async function installCommand(guard: GuardDefinition, argv: string[], io:
   }
   if (strict && wiring.strictUnsupported !== null)
     return fail(io, `install: --strict cannot be kept on ${wiring.title}: ${wiring.strictUnsupported}`);
-  const dryRun = parsed.flags.has('--dry-run');
-  const where = wiring.locate(guard, scope, io);
-
+  const where = await wiring.locate(guard, scope, io);
   const source = await readBundleSource(guard.bundle);
   if (!source.ok) return fail(io, `install: ${source.message}`);
-  const bytes = source.value;
-  const read = await readHostSettings(where.settingsPath, wiring.shapeProblem);
-  if (!read.ok) return fail(io, `install: ${read.message}`);
-  const settings = read.value;
+  const request: InstallRequest = { guard, wiring, where, strict, bytes: source.value };
 
+  // A first look without the lock: a dry run and an install with nothing to do never take it.
+  const first = await planFor(request);
+  if (!first.ok) return fail(io, `install: ${first.message}`);
+  if (parsed.flags.has('--dry-run')) {
+    const plan = first.value;
+    say(io, `dry run: install ${guard.name} (${label}); nothing was written`, ...lines(plan, io));
+    if (plan.change !== 'unchanged') say(io, diffLines(plan.previousText ?? '', plan.nextText ?? ''));
+    if (strict) say(io, strictCostNote);
+    return 0;
+  }
+  if (first.value.change === 'unchanged' && first.value.bundleChange === 'unchanged') {
+    say(io, `${guard.name} is already installed (${label}); nothing changed`, ...lines(first.value, io));
+    if (strict) say(io, strictCostNote);
+    sayAfterInstall(io, wiring.afterInstall(scope));
+    return 0;
+  }
+
+  const locked = await withSettingsLock(first.value.target, async () => {
+    // Planned again under the lock: another install may have written the file since the first look.
+    const planned = await planFor(request);
+    if (!planned.ok) return planned;
+    return {
+      ok: true as const,
+      value: { plan: planned.value, written: await apply(planned.value, request) },
+    };
+  });
+  if (!locked.ok) return fail(io, `install: ${locked.message}; nothing was changed`);
+  const outcome = locked.value;
+  if (!outcome.ok) return fail(io, `install: ${outcome.message}`);
+  const { plan, written } = outcome.value;
+  if (written !== null) return fail(io, `install: ${written}`);
+  say(io, `installed ${guard.name} (${label})`, ...lines(plan, io));
+  if (strict) say(io, strictCostNote);
+  sayAfterInstall(io, wiring.afterInstall(scope));
+  // Plugins are Claude Code's: only its settings can wire a guard twice that way.
+  if (wiring.host === 'claude') await warnOfPlugins(guard, where, io);
+  return 0;
+}
+
+/** What one install would do to the scope's files. */
+interface InstallRequest {
+  guard: GuardDefinition;
+  wiring: HostWiring;
+  where: ScopeLocations;
+  strict: boolean;
+  bytes: Buffer;
+}
+
+/** The install worked out against the files as they are now. */
+interface InstallPlan {
+  target: string; // the settings file's real path (through symlinks, dangling ones included)
+  previousText: string | null;
+  nextText: string | null;
+  change: InstallChange;
+  bundleChange: 'created' | 'updated' | 'unchanged';
+  existingBundle: Buffer | null;
+  where: ScopeLocations;
+}
+
+async function planFor(
+  request: InstallRequest,
+): Promise<{ ok: true; value: InstallPlan } | { ok: false; message: string }> {
+  const { guard, wiring, where, strict, bytes } = request;
+  const target = await resolveWriteTarget(where.settingsPath);
+  const read = await readHostSettings(where.settingsPath, wiring.shapeProblem);
+  if (!read.ok) return read;
+  const settings = read.value;
   const previousText = settings.exists ? settings.text : null;
-  const plan = wiring.planInstall(settings.exists ? settings.document : {}, guard, where.bundlePath, {
+  const plan = wiring.planInstall(settings.exists ? settings.document : {}, guard, where.handlerArg, {
     strict,
   });
   const nextText =
@@ -62,46 +131,57 @@ export async function installCommand(guard: GuardDefinition, argv: string[], io:
   const existingBundle = await readExisting(where.bundlePath);
   const bundleChange =
     existingBundle === null ? 'created' : existingBundle.equals(bytes) ? 'unchanged' : 'updated';
-  const settingsLine = `  settings ${where.settingsPath} (handler ${plan.change}${plan.change !== 'unchanged' && previousText !== null ? `; backup ${backupPathOf(where.settingsPath)}` : ''})`;
-  const bundleLine = `  bundle   ${where.bundlePath} (${bundleChange})`;
+  return {
+    ok: true,
+    value: { target, previousText, nextText, change: plan.change, bundleChange, existingBundle, where },
+  };
+}
 
-  if (dryRun) {
-    say(io, `dry run: install ${guard.name} (${label}); nothing was written`, bundleLine, settingsLine);
-    if (plan.change !== 'unchanged') say(io, diffLines(previousText ?? '', nextText ?? ''));
-    if (strict) say(io, strictCostNote);
-    return 0;
+// Writes the bundle, then the settings; null when both landed, else the one-line reason (and the
+// bundle is put back).
+async function apply(plan: InstallPlan, request: InstallRequest): Promise<string | null> {
+  const { where } = plan;
+  if (plan.change !== 'unchanged' && plan.previousText !== null) {
+    const readOnly = await readOnlyProblem(plan.target);
+    if (readOnly !== null)
+      return `${readOnly}: make it writable, or install into another scope; nothing was changed`;
   }
-  if (plan.change === 'unchanged' && bundleChange === 'unchanged') {
-    say(io, `${guard.name} is already installed (${label}); nothing changed`, bundleLine, settingsLine);
-    if (strict) say(io, strictCostNote);
-    sayAfterInstall(io, wiring.afterInstall(scope));
-    return 0;
-  }
-
   let placement: Awaited<ReturnType<typeof placeBundle>>;
   try {
-    placement = await placeBundle(bytes, where.bundlePath, existingBundle);
+    placement = await placeBundle(request.bytes, where.bundlePath, plan.existingBundle);
   } catch (error) {
-    return fail(
-      io,
-      `install: cannot write ${where.bundlePath}: ${describeError(error)}; nothing was changed`,
-    );
+    return `cannot write ${where.bundlePath}: ${describeError(error)}; nothing was changed`;
   }
-  if (plan.change !== 'unchanged' && nextText !== null) {
+  if (plan.change !== 'unchanged' && plan.nextText !== null) {
     try {
-      await writeAtomically(where.settingsPath, nextText, previousText);
+      await writeAtomically(plan.target, plan.nextText, plan.previousText);
     } catch (error) {
       await undoPlaceBundle(where.bundlePath, placement);
-      return fail(
-        io,
-        `install: cannot write ${where.settingsPath}: ${describeError(error)}; nothing was changed`,
-      );
+      return `cannot write ${plan.target}: ${describeError(error)}; nothing was changed`;
     }
   }
-  say(io, `installed ${guard.name} (${label})`, bundleLine, settingsLine);
-  if (strict) say(io, strictCostNote);
-  sayAfterInstall(io, wiring.afterInstall(scope));
-  return 0;
+  return null;
+}
+
+function lines(plan: InstallPlan, io: CliIO): string[] {
+  const { where } = plan;
+  const backup =
+    plan.change !== 'unchanged' && plan.previousText !== null ? `; backup ${backupPathOf(plan.target)}` : '';
+  const through = plan.target === resolve(where.settingsPath) ? '' : ` -> ${plan.target}`;
+  const result: string[] = [];
+  if (where.projectDir !== null && where.projectDir !== resolve(io.cwd))
+    result.push(`  project  ${where.projectDir} (the top of the work tree; start Claude Code there)`);
+  result.push(
+    `  bundle   ${where.bundlePath} (${plan.bundleChange})`,
+    `  settings ${where.settingsPath}${through} (handler ${plan.change}${backup})`,
+  );
+  return result;
+}
+
+async function warnOfPlugins(guard: GuardDefinition, where: ScopeLocations, io: CliIO): Promise<void> {
+  const twins = await findEnabledPlugins(guard, io, where.projectDir);
+  if (twins.length === 0) return;
+  io.stderr(`warning: ${describePluginTwins(guard, twins, where.scope)}\n`);
 }
 
 function sayAfterInstall(io: CliIO, lines: string[]): void {

@@ -13,13 +13,15 @@ export interface InstalledRun {
   args: string[]; // [bundle] or ['-c', '<the installed command>']
   timeoutMs: number;
   io: CliIO;
+  hostEnv?: Record<string, string>; // what the host sets for the hook: CLAUDE_PROJECT_DIR, CLAUDE_PLUGIN_ROOT
   shown?: string; // how the line names what ran; default command and args
 }
 
 /**
  * Runs the guard's positive control through the installed command exactly as the host would: the
- * control's payload in the host's own shape on stdin, its env over the user's, the payload's cwd,
- * the handler's timeout. ok when the host's deny comes back on stdout at exit 0.
+ * control's payload in the host's own shape on stdin, what the host sets and the control's env over
+ * the user's, the payload's cwd, the handler's timeout. ok when the host's deny comes back on stdout
+ * at exit 0.
  */
 export async function runPositiveControl(
   guard: GuardDefinition,
@@ -51,7 +53,7 @@ export async function runPositiveControl(
       run.command,
       run.args,
       JSON.stringify(payload),
-      { ...run.io.env, ...control.env },
+      { ...run.io.env, ...run.hostEnv, ...control.env },
       cwd,
       run.timeoutMs,
     );

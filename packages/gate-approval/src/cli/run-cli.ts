@@ -1,12 +1,12 @@
-import { homedir } from 'node:os';
 import type { CliIO, GuardDefinition } from '../guard.ts';
 import { doctorCommand } from './doctor.ts';
 import { explainCommand } from './explain.ts';
 import { hookCommand } from './hook-command.ts';
 import { installCommand } from './install.ts';
 import { fail, say } from './output.ts';
+import { processIO } from './process-io.ts';
 import { uninstallCommand } from './uninstall.ts';
-import { renderUsage } from './usage.ts';
+import { renderCommandUsage, renderUsage } from './usage.ts';
 
 /**
  * The shared CLI of every guard: hook | install | uninstall | explain | doctor | --help | --version,
@@ -16,6 +16,13 @@ import { renderUsage } from './usage.ts';
 export async function runCli(guard: GuardDefinition, argv: string[], io?: CliIO): Promise<number> {
   const cli = io ?? processIO();
   const [command, ...rest] = argv;
+  if (command !== undefined && isHelpAsked(rest)) {
+    const text = renderCommandUsage(guard, command);
+    if (text !== null) {
+      say(cli, text);
+      return 0;
+    }
+  }
   try {
     switch (command) {
       case undefined:
@@ -53,12 +60,8 @@ export async function runCli(guard: GuardDefinition, argv: string[], io?: CliIO)
   }
 }
 
-function processIO(): CliIO {
-  return {
-    cwd: process.cwd(),
-    env: process.env,
-    home: homedir(),
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-  };
+// `<command> --help` or `-h` before any `--` (after it, `explain -- --help` judges the text).
+function isHelpAsked(rest: string[]): boolean {
+  const end = rest.indexOf('--');
+  return rest.slice(0, end === -1 ? undefined : end).some((arg) => arg === '--help' || arg === '-h');
 }

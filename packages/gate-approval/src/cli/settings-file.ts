@@ -1,5 +1,17 @@
-import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import {
+  access,
+  chmod,
+  constants,
+  lstat,
+  mkdir,
+  readFile,
+  readlink,
+  rename,
+  stat,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { isJsonObject, type Outcome } from '@kit/fail-open';
 
 /** A settings document: a JSON object whose `hooks` / `hooks.PreToolUse`, when present, have the right types. */
@@ -9,6 +21,7 @@ export type SettingsDocument = Record<string, unknown>;
 export interface TextStyle {
   indent: string; // '  ', '    ', '\t', or '' for a one-line file
   eol: '\n' | '\r\n';
+  bom: boolean; // the file starts with a UTF-8 byte-order mark, which a rewrite keeps
 }
 
 /** A settings file that could be used: absent, or there with its text, document and layout. */
@@ -19,9 +32,12 @@ export type SettingsFile =
 /** Why a settings file cannot be used: it cannot be read, is not JSON, or does not have the settings' shape. */
 export type SettingsProblem = 'unreadable' | 'invalid-json' | 'bad-shape';
 
-const defaultStyle: TextStyle = { indent: '  ', eol: '\n' };
+const defaultStyle: TextStyle = { indent: '  ', eol: '\n', bom: false };
 
-/** Reads and checks a settings file. Never throws; a file it cannot use comes with a one-line message. */
+/**
+ * Reads and checks a settings file. Never throws; a file it cannot use comes with a one-line
+ * message. An empty file (or one of whitespace and a byte-order mark) is `{}`.
+ */
 export async function readSettings(path: string): Promise<Outcome<SettingsFile, SettingsProblem>> {
   let text: string;
   try {
@@ -30,7 +46,10 @@ export async function readSettings(path: string): Promise<Outcome<SettingsFile, 
     if (errorCode(error) === 'ENOENT') return { ok: true, value: { exists: false } };
     return { ok: false, reason: 'unreadable', message: `cannot read ${path}: ${describeError(error)}` };
   }
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const bom = text.charCodeAt(0) === 0xfeff;
+  const body = bom ? text.slice(1) : text;
+  if (body.trim() === '')
+    return { ok: true, value: { exists: true, text, document: {}, style: { ...defaultStyle, bom } } };
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -49,7 +68,7 @@ export async function readSettings(path: string): Promise<Outcome<SettingsFile, 
       message: `${path}: ${problem}; fix it by hand, nothing was changed`,
     };
   const document = parsed as SettingsDocument;
-  return { ok: true, value: { exists: true, text, document, style: detectStyle(body) } };
+  return { ok: true, value: { exists: true, text, document, style: { ...detectStyle(body), bom } } };
 }
 
 /**
@@ -81,7 +100,7 @@ function shapeProblem(parsed: unknown): string | null {
 }
 
 /** The indentation and line ending of a JSON text; two spaces and \n when it shows none. */
-export function detectStyle(text: string): TextStyle {
+export function detectStyle(text: string): Omit<TextStyle, 'bom'> {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
   if (lines.length === 1 && text.trim().length > 2) return { indent: '', eol };
@@ -93,7 +112,7 @@ export function detectStyle(text: string): TextStyle {
 /** A settings document as text in the given style, ending with a line break. */
 export function formatSettings(document: SettingsDocument, style: TextStyle = defaultStyle): string {
   const text = JSON.stringify(document, null, style.indent);
-  return `${style.eol === '\n' ? text : text.replace(/\n/g, '\r\n')}${style.eol}`;
+  return `${style.bom ? '\uFEFF' : ''}${style.eol === '\n' ? text : text.replace(/\n/g, '\r\n')}${style.eol}`;
 }
 
 /** The backup kept beside a settings file before each rewrite. */
@@ -101,12 +120,52 @@ export function backupPathOf(settingsPath: string): string {
   return `${settingsPath}.bak`;
 }
 
+const maxSymlinkHops = 40;
+
 /**
- * Writes a file atomically: a temp file in the same folder, then a rename over the target (through
- * a symlink to its real file). The previous text, when given, is kept in `<file>.bak` first.
+ * The file a write to `path` must land in: `path` itself, or, when it is a symlink, the file at the
+ * end of its chain, followed by hand so that a dangling link names the file to create rather than
+ * being replaced by one. A loop of links ends at the last link reached.
  */
-export async function writeAtomically(path: string, text: string, previous: string | null): Promise<void> {
-  const target = await realpath(path).catch(() => path);
+export async function resolveWriteTarget(path: string): Promise<string> {
+  let current = resolve(path);
+  for (let hop = 0; hop < maxSymlinkHops; hop += 1) {
+    const isLink = await lstat(current).then(
+      (s) => s.isSymbolicLink(),
+      () => false,
+    );
+    if (!isLink) return current;
+    current = resolve(dirname(current), await readlink(current));
+  }
+  return current;
+}
+
+/**
+ * Why a settings file that exists cannot be rewritten, or null: it has no write bit at all (which
+ * root would ignore: the owner made it read-only on purpose), or the system refuses to write it
+ * (an immutable file, a read-only mount, another owner).
+ */
+export async function readOnlyProblem(target: string): Promise<string | null> {
+  const mode = await stat(target).then(
+    (s) => s.mode,
+    () => null,
+  );
+  if (mode === null) return null;
+  if ((mode & 0o222) === 0) return `${target} is read-only (mode ${(mode & 0o777).toString(8)})`;
+  try {
+    await access(target, constants.W_OK);
+    return null;
+  } catch (error) {
+    return `${target} cannot be written (${describeError(error)})`;
+  }
+}
+
+/**
+ * Writes `target` (a real file path, see resolveWriteTarget) atomically: a temp file in the same
+ * folder, then a rename over it. The previous text, when given, is kept in `<target>.bak` first.
+ * The file mode is kept.
+ */
+export async function writeAtomically(target: string, text: string, previous: string | null): Promise<void> {
   await mkdir(dirname(target), { recursive: true });
   const mode = await stat(target).then(
     (s) => s.mode & 0o777,

@@ -6,17 +6,20 @@ import { chooseHost, hostScopeLabel } from './host-choice.ts';
 import type { HostWiring } from './host-wiring.ts';
 import { diffLines } from './line-diff.ts';
 import { fail, say } from './output.ts';
-import { scopeFlags, scopeFromFlags } from './scope.ts';
+import { type ScopeLocations, scopeFlags, scopeFromFlags } from './scope.ts';
 import {
   backupPathOf,
   describeError,
   errorCode,
   formatSettings,
+  readOnlyProblem,
   readHostSettings,
+  resolveWriteTarget,
   type SettingsDocument,
   type SettingsFile,
   writeAtomically,
 } from './settings-file.ts';
+import { withSettingsLock } from './settings-lock.ts';
 
 /** `uninstall [--host NAME] [--user|--project|--local] [--dry-run]`: removes this guard's handler and bundle, nothing else. */
 export async function uninstallCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
@@ -33,68 +36,129 @@ export async function uninstallCommand(guard: GuardDefinition, argv: string[], i
   if (!chosenHost.ok) return fail(io, `uninstall: ${chosenHost.message}`);
   const wiring = chosenHost.value;
   const label = hostScopeLabel(wiring, scope);
-  const where = wiring.locate(guard, scope, io);
+  const where = await wiring.locate(guard, scope, io);
 
+  const dryRun = parsed.flags.has('--dry-run');
+  const target = await resolveWriteTarget(where.settingsPath);
+  const first = await planFor(guard, wiring, where, target);
+  if (!first.ok) return fail(io, `uninstall: ${first.message}`);
+  if (dryRun || !first.value.changes) return report(guard, label, where, first.value, dryRun, io);
+  const locked = await withSettingsLock(target, async () => {
+    // Planned again under the lock: another install may have written the file since the first look.
+    const planned = await planFor(guard, wiring, where, target);
+    if (!planned.ok) return planned;
+    return {
+      ok: true as const,
+      value: { plan: planned.value, problem: await apply(planned.value, where, target) },
+    };
+  });
+  if (!locked.ok) return fail(io, `uninstall: ${locked.message}; nothing was changed`);
+  if (!locked.value.ok) return fail(io, `uninstall: ${locked.value.message}`);
+  const { plan, problem } = locked.value.value;
+  if (problem !== null) return fail(io, `uninstall: ${problem}`);
+  // Once the lock beside it is gone: the folder install created (.claude, .gemini, .github/hooks),
+  // when nothing else is in it; never a host's home ($CODEX_HOME), which the user may have named.
+  if (plan.removeBundle && plan.action.action === 'delete') {
+    if (!where.keepSettingsFolder) await rmdir(dirname(where.settingsPath)).catch(() => undefined);
+    for (const folder of where.outerFolders ?? []) await rmdir(folder).catch(() => undefined);
+  }
+  return report(guard, label, where, plan, false, io);
+}
+
+/** What uninstall found and will do. */
+interface UninstallPlan {
+  settings: SettingsFile;
+  action: SettingsAction;
+  removeBundle: boolean;
+  bundleShared: boolean;
+  changes: boolean;
+  target: string;
+}
+
+async function planFor(
+  guard: GuardDefinition,
+  wiring: HostWiring,
+  where: ScopeLocations,
+  target: string,
+): Promise<{ ok: true; value: UninstallPlan } | { ok: false; message: string }> {
   const read = await readHostSettings(where.settingsPath, wiring.shapeProblem);
-  if (!read.ok) return fail(io, `uninstall: ${read.message}`);
+  if (!read.ok) return read;
   const settings = read.value;
-  const action = await settingsActionFor(settings, guard.name, where.settingsPath, wiring);
+  const action = await settingsActionFor(settings, guard.name, target, wiring);
   const bundlePresent = await readFile(where.bundlePath).then(
     () => true,
     () => false,
   );
   const bundleShared = await isReferencedElsewhere(guard.name, where.siblingSettingsPaths, wiring);
   const removeBundle = bundlePresent && !bundleShared;
+  return {
+    ok: true,
+    value: {
+      settings,
+      action,
+      removeBundle,
+      bundleShared,
+      changes: action.action !== 'keep' || removeBundle,
+      target,
+    },
+  };
+}
 
-  if (action.action === 'keep' && !removeBundle) {
+function report(
+  guard: GuardDefinition,
+  label: string, // `user scope`, `codex, user scope`
+  where: ScopeLocations,
+  plan: UninstallPlan,
+  dryRun: boolean,
+  io: CliIO,
+): number {
+  if (!plan.changes) {
     say(io, `${guard.name} is not installed (${label}); nothing changed`);
     return 0;
   }
   const settingsLine = {
     keep: `  settings ${where.settingsPath} (no handler)`,
     delete: `  settings ${where.settingsPath} (removed: it held only this handler)`,
-    write: `  settings ${where.settingsPath} (handler removed; backup ${backupPathOf(where.settingsPath)})`,
-  }[action.action];
-  const bundleLine = removeBundle
+    write: `  settings ${where.settingsPath} (handler removed; backup ${backupPathOf(plan.target)})`,
+  }[plan.action.action];
+  const bundleLine = plan.removeBundle
     ? `  bundle   ${where.bundlePath} (removed)`
-    : `  bundle   ${where.bundlePath} (${bundleShared ? 'kept: another settings file in this folder uses it' : 'absent'})`;
-
-  if (parsed.flags.has('--dry-run')) {
+    : `  bundle   ${where.bundlePath} (${plan.bundleShared ? 'kept: another settings file in this folder uses it' : 'absent'})`;
+  if (dryRun) {
     say(io, `dry run: uninstall ${guard.name} (${label}); nothing was written`, settingsLine, bundleLine);
-    if (settings.exists && action.action !== 'keep')
-      say(io, diffLines(settings.text, action.action === 'write' ? action.text : ''));
+    if (plan.settings.exists && plan.action.action !== 'keep')
+      say(io, diffLines(plan.settings.text, plan.action.action === 'write' ? plan.action.text : ''));
     return 0;
-  }
-  try {
-    if (settings.exists && action.action === 'delete') await unlink(where.settingsPath);
-    if (settings.exists && action.action === 'write')
-      await writeAtomically(where.settingsPath, action.text, settings.text);
-  } catch (error) {
-    return fail(
-      io,
-      `uninstall: cannot write ${where.settingsPath}: ${describeError(error)}; nothing was changed`,
-    );
-  }
-  if (removeBundle) {
-    try {
-      await unlink(where.bundlePath);
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT') {
-        return fail(
-          io,
-          `uninstall: handler removed, but cannot remove ${where.bundlePath}: ${describeError(error)}`,
-        );
-      }
-    }
-    // Folders install created; rmdir refuses any that still hold something.
-    await rmdir(dirname(where.bundlePath)).catch(() => undefined);
-    if (action.action === 'delete' && !where.keepSettingsFolder)
-      await rmdir(dirname(where.settingsPath)).catch(() => undefined);
-    if (action.action === 'delete')
-      for (const folder of where.outerFolders ?? []) await rmdir(folder).catch(() => undefined);
   }
   say(io, `uninstalled ${guard.name} (${label})`, settingsLine, bundleLine);
   return 0;
+}
+
+// Removes the handler, then the bundle; null when done, else the one-line reason.
+async function apply(plan: UninstallPlan, where: ScopeLocations, target: string): Promise<string | null> {
+  const { settings, action } = plan;
+  if (settings.exists && action.action !== 'keep') {
+    const readOnly = await readOnlyProblem(target);
+    if (readOnly !== null) return `${readOnly}: make it writable to remove the handler; nothing was changed`;
+  }
+  try {
+    if (settings.exists && action.action === 'delete') await unlink(target);
+    if (settings.exists && action.action === 'write')
+      await writeAtomically(target, action.text, settings.text);
+  } catch (error) {
+    return `cannot write ${where.settingsPath}: ${describeError(error)}; nothing was changed`;
+  }
+  if (plan.removeBundle) {
+    try {
+      await unlink(where.bundlePath);
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT')
+        return `handler removed, but cannot remove ${where.bundlePath}: ${describeError(error)}`;
+    }
+    // A folder install created; rmdir refuses one that still holds something.
+    await rmdir(dirname(where.bundlePath)).catch(() => undefined);
+  }
+  return null;
 }
 
 /** What uninstall does to the settings file: leave it, delete it (it held only this handler), or write it. */
@@ -103,26 +167,25 @@ type SettingsAction = { action: 'keep' } | { action: 'delete' } | { action: 'wri
 async function settingsActionFor(
   settings: SettingsFile,
   guardName: string,
-  settingsPath: string,
+  target: string,
   wiring: HostWiring,
 ): Promise<SettingsAction> {
   if (!settings.exists) return { action: 'keep' };
   const plan = wiring.planUninstall(settings.document, guardName);
   if (plan.removed === 0) return { action: 'keep' };
-  const backup = await readFile(backupPathOf(settingsPath), 'utf8').catch(() => null);
+  const backup = await readFile(backupPathOf(target), 'utf8').catch(() => null);
   if (backup !== null && [plan.document, ...plan.alternatives].some((doc) => holdsDocument(backup, doc)))
     return { action: 'write', text: backup };
   if (Object.keys(plan.document).length === 0) return { action: 'delete' };
   return { action: 'write', text: formatSettings(plan.document, settings.style) };
 }
 
-// The backup restores the file byte for byte when it holds exactly what removal leaves.
+// The backup restores the file byte for byte when it holds exactly what removal leaves (an empty
+// file reads as {}, as readSettings has it).
 function holdsDocument(text: string, document: SettingsDocument): boolean {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
-    return (
-      JSON.stringify(JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)) ===
-      JSON.stringify(document)
-    );
+    return JSON.stringify(body.trim() === '' ? {} : JSON.parse(body)) === JSON.stringify(document);
   } catch {
     return false;
   }

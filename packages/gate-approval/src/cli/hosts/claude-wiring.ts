@@ -12,8 +12,8 @@ export const claudeWiring: HostWiring = {
   strictUnsupported: null,
   locate,
   shapeProblem: () => null, // readSettings checks hooks.PreToolUse itself
-  planInstall: (document, guard, bundlePath, { strict }) =>
-    planInstall(document, guard, buildHandler(bundlePath, strict ? { onFailure: 'block' } : {})),
+  planInstall: (document, guard, handlerArg, { strict }) =>
+    planInstall(document, guard, buildHandler(handlerArg, strict ? { onFailure: 'block' } : {})),
   planUninstall: (document, guardName) => planUninstall(document, guardName),
   findOwn: (document, guardName) =>
     findOwnHandlers(document, guardName).map((place) => {

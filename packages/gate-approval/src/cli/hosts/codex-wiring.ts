@@ -17,12 +17,21 @@ export function codexHome(io: CliIO): string {
   return fromEnv !== undefined && fromEnv !== '' ? fromEnv : join(io.home, '.codex');
 }
 
-function locateCodex(guard: { name: string; bundle: string }, scope: Scope, io: CliIO): ScopeLocations {
+// A project install goes in the folder the command runs in (where the host is started), and its
+// handler names the bundle by its absolute path.
+async function locateCodex(
+  guard: { name: string; bundle: string },
+  scope: Scope,
+  io: CliIO,
+): Promise<ScopeLocations> {
   const dir = scope === 'user' ? codexHome(io) : join(io.cwd, '.codex');
+  const bundlePath = join(dir, 'hooks', `${guard.name}${extname(guard.bundle) || '.cjs'}`);
   return {
     scope,
+    projectDir: scope === 'user' ? null : io.cwd,
     settingsPath: join(dir, 'hooks.json'),
-    bundlePath: join(dir, 'hooks', `${guard.name}${extname(guard.bundle) || '.cjs'}`),
+    bundlePath,
+    handlerArg: bundlePath,
     siblingSettingsPaths: [],
     // $CODEX_HOME may be a folder the user named and made: uninstall leaves it, empty or not.
     ...(scope === 'user' ? { keepSettingsFolder: true } : {}),

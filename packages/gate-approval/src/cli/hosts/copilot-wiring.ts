@@ -19,12 +19,21 @@ export function copilotHome(io: CliIO): string {
   return fromEnv !== undefined && fromEnv !== '' ? fromEnv : join(io.home, '.copilot');
 }
 
-function locateCopilot(guard: { name: string; bundle: string }, scope: Scope, io: CliIO): ScopeLocations {
+// A project install goes in the folder the command runs in (where the host is started), and its
+// handler names the bundle by its absolute path.
+async function locateCopilot(
+  guard: { name: string; bundle: string },
+  scope: Scope,
+  io: CliIO,
+): Promise<ScopeLocations> {
   const dir = scope === 'user' ? join(copilotHome(io), 'hooks') : join(io.cwd, '.github', 'hooks');
+  const bundlePath = join(dir, `${guard.name}${extname(guard.bundle) || '.cjs'}`);
   return {
     scope,
+    projectDir: scope === 'user' ? null : io.cwd,
     settingsPath: join(dir, `${guard.name}.json`),
-    bundlePath: join(dir, `${guard.name}${extname(guard.bundle) || '.cjs'}`),
+    bundlePath,
+    handlerArg: bundlePath,
     siblingSettingsPaths: [],
     ...(scope === 'project' ? { outerFolders: [join(io.cwd, '.github')] } : {}),
   };

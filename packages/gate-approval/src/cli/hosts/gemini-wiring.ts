@@ -11,12 +11,21 @@ import { hookCommand } from './shell-command.ts';
 // Any exit code but 0, 1 and 2 with text on stderr blocks the call (a missing node is 127), so the
 // command is wrapped to fail open.
 
-function locateGemini(guard: { name: string; bundle: string }, scope: Scope, io: CliIO): ScopeLocations {
+// A project install goes in the folder the command runs in (where the host is started), and its
+// handler names the bundle by its absolute path.
+async function locateGemini(
+  guard: { name: string; bundle: string },
+  scope: Scope,
+  io: CliIO,
+): Promise<ScopeLocations> {
   const dir = join(scope === 'user' ? io.home : io.cwd, '.gemini');
+  const bundlePath = join(dir, 'hooks', `${guard.name}${extname(guard.bundle) || '.cjs'}`);
   return {
     scope,
+    projectDir: scope === 'user' ? null : io.cwd,
     settingsPath: join(dir, 'settings.json'),
-    bundlePath: join(dir, 'hooks', `${guard.name}${extname(guard.bundle) || '.cjs'}`),
+    bundlePath,
+    handlerArg: bundlePath,
     siblingSettingsPaths: [],
   };
 }

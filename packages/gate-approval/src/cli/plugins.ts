@@ -1,0 +1,136 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isJsonObject } from '@kit/fail-open';
+import type { CliIO, GuardDefinition } from '../guard.ts';
+import type { Scope } from './scope.ts';
+
+/** A Claude Code plugin that is enabled for this project and runs this guard. */
+export interface EnabledPlugin {
+  id: string; // 'git-write-gate-strict@kit': <plugin>@<marketplace>
+  enabledIn: string; // the settings file whose enabledPlugins turned it on last
+  installPath: string | null; // ~/.claude/plugins/cache/<marketplace>/<plugin>/<version>, when installed
+}
+
+/** One handler of a plugin's hooks/hooks.json, with ${CLAUDE_PLUGIN_ROOT} filled in. */
+export interface PluginHandler {
+  command: string;
+  args: string[];
+  timeout: number; // seconds
+}
+
+const pluginRootPlaceholder = '${CLAUDE_PLUGIN_ROOT}';
+
+/**
+ * The plugins enabled for `projectDir` (or for the user alone, when null) that run this guard: in
+ * `enabledPlugins` of ~/.claude/settings.json, then the project's .claude/settings.json, then its
+ * settings.local.json (a later file overrides an earlier one, `false` disables), and whose installed
+ * copy (~/.claude/plugins/installed_plugins.json) carries a `.claude-plugin/plugin.json` named like
+ * the guard. A plugin whose copy cannot be read counts when its own name is the guard's. Never throws.
+ */
+export async function findEnabledPlugins(
+  guard: Pick<GuardDefinition, 'name'>,
+  io: Pick<CliIO, 'home'>,
+  projectDir: string | null,
+): Promise<EnabledPlugin[]> {
+  const settingsFiles = [join(io.home, '.claude', 'settings.json')];
+  if (projectDir !== null)
+    settingsFiles.push(
+      join(projectDir, '.claude', 'settings.json'),
+      join(projectDir, '.claude', 'settings.local.json'),
+    );
+  const enabled = new Map<string, string>(); // id → the file that enabled it
+  for (const file of [...new Set(settingsFiles)]) {
+    const plugins = (await readJson(file))?.enabledPlugins;
+    if (!isJsonObject(plugins)) continue;
+    for (const [id, on] of Object.entries(plugins)) {
+      if (on === true) enabled.set(id, file);
+      else if (on === false) enabled.delete(id);
+    }
+  }
+  if (enabled.size === 0) return [];
+  const installed = (await readJson(join(io.home, '.claude', 'plugins', 'installed_plugins.json')))?.plugins;
+  const found: EnabledPlugin[] = [];
+  for (const [id, enabledIn] of enabled) {
+    const installPath = installPathOf(isJsonObject(installed) ? installed[id] : undefined, projectDir);
+    const manifest =
+      installPath === null ? null : await readJson(join(installPath, '.claude-plugin', 'plugin.json'));
+    const name = typeof manifest?.name === 'string' ? manifest.name : id.split('@')[0];
+    if (name === guard.name) found.push({ id, enabledIn, installPath });
+  }
+  return found;
+}
+
+// A user-scope record, or a project one for this project.
+function installPathOf(records: unknown, projectDir: string | null): string | null {
+  if (!Array.isArray(records)) return null;
+  const usable = records.filter(
+    (record): record is Record<string, unknown> =>
+      isJsonObject(record) &&
+      typeof record.installPath === 'string' &&
+      (record.projectPath === undefined || record.projectPath === projectDir),
+  );
+  return (usable[0]?.installPath as string | undefined) ?? null;
+}
+
+/** The PreToolUse handler on `matcher` that a plugin's installed hooks/hooks.json runs, or null. */
+export async function pluginHandler(plugin: EnabledPlugin, matcher: string): Promise<PluginHandler | null> {
+  if (plugin.installPath === null) return null;
+  const root = plugin.installPath;
+  const hooks = (await readJson(join(root, 'hooks', 'hooks.json')))?.hooks;
+  const groups = isJsonObject(hooks) && Array.isArray(hooks.PreToolUse) ? hooks.PreToolUse : [];
+  for (const group of groups) {
+    if (!isJsonObject(group) || group.matcher !== matcher || !Array.isArray(group.hooks)) continue;
+    const handler = group.hooks.find(isJsonObject);
+    if (!handler || typeof handler.command !== 'string') continue;
+    const args = Array.isArray(handler.args) ? handler.args.filter((arg) => typeof arg === 'string') : [];
+    return {
+      command: handler.command,
+      args: args.map((arg) => arg.split(pluginRootPlaceholder).join(root)),
+      timeout: typeof handler.timeout === 'number' && handler.timeout > 0 ? handler.timeout : 5,
+    };
+  }
+  return null;
+}
+
+/**
+ * One sentence on plugins that run this guard besides its handler in a settings file of `scope`,
+ * naming the one to remove: the plugin beside a project handler (the committed handler guards
+ * everyone who clones the repository), else the handler (the plugin updates with its marketplace).
+ */
+export function describePluginTwins(
+  guard: Pick<GuardDefinition, 'name'>,
+  twins: EnabledPlugin[],
+  scope: Scope,
+): string {
+  const ids = twins.map((twin) => `${twin.id} (enabled in ${twin.enabledIn})`).join(', ');
+  const fix =
+    scope === 'project'
+      ? `remove the plugin: ${twins.map((twin) => `\`claude plugin uninstall ${twin.id}\``).join(', ')} (the project's handler keeps guarding everyone who clones it)`
+      : `remove the handler: \`${guard.name} uninstall --${scope}\` (the plugin keeps the guard, and updates with its marketplace)`;
+  return `the plugin ${ids} also runs ${guard.name}, and Claude Code runs both a settings handler and a plugin, so every call is judged twice: ${fix}`;
+}
+
+/**
+ * One sentence when several enabled plugins share the guard's name, or null: Claude Code runs the
+ * hooks of one plugin per name, so only one of them runs. Keeping a variant (`git-write-gate-strict`)
+ * means removing the plain one, the only way to be sure which runs.
+ */
+export function describeSameNamePlugins(
+  guard: Pick<GuardDefinition, 'name'>,
+  plugins: EnabledPlugin[],
+): string | null {
+  if (plugins.length < 2) return null;
+  const plain = plugins.find((plugin) => plugin.id.split('@')[0] === guard.name) ?? plugins[0];
+  const kept = plugins.filter((plugin) => plugin !== plain).map((plugin) => plugin.id);
+  return `only one of ${plugins.map((plugin) => plugin.id).join(' and ')} runs: both carry a plugin named ${guard.name}, and Claude Code runs the hooks of one plugin per name; keep one: \`claude plugin uninstall ${plain?.id}\` keeps ${kept.join(', ')}`;
+}
+
+async function readJson(file: string): Promise<Record<string, unknown> | null> {
+  try {
+    const text = await readFile(file, 'utf8');
+    const parsed: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    return isJsonObject(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
