@@ -39,7 +39,10 @@ describe('arguments', () => {
     expect(await cli(guard, [...argv], where)).toEqual({ code: 1, stdout: '', stderr: message });
   });
   test.for([
-    ['install', 'usage: example-guard install [--host NAME] [--user|--project|--local] [--strict] [--dry-run]'],
+    [
+      'install',
+      'usage: example-guard install [--host NAME] [--user|--project|--local] [--strict] [--dry-run]',
+    ],
     ['uninstall', 'usage: example-guard uninstall [--host NAME] [--user|--project|--local] [--dry-run]'],
     ['explain', "usage: example-guard explain '<command>' [--cwd DIR] [--json]"],
     ['doctor', 'usage: example-guard doctor [--host NAME] [--user|--project|--local]'],
