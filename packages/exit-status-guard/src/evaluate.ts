@@ -1,18 +1,13 @@
 import { bashInput, cannotJudge, deny, type HookInput, none, type Verdict } from '@kit/gate-approval';
 import { hasStructure, parse } from '@kit/shell-segments';
 import type { GuardContext } from './context.ts';
-import type { Hit } from './hit.ts';
-import { chooseLogPath, sessionIdPattern } from './log-path.ts';
+import { decide } from './decide.ts';
+import { chooseLogPath, type LogPath, sessionIdPattern } from './log-path.ts';
 import { buildReasonText, guardName } from './reasons.ts';
 import { loadRegistry, type Registry } from './registry.ts';
-import { rewriteFor } from './rewrites.ts';
-import { findLostBackground } from './rules/lost-background.ts';
-import { findOverride } from './rules/override.ts';
-import { findPipedGate } from './rules/piped-gate.ts';
-import { findPipestatus } from './rules/pipestatus.ts';
-import { findProcessSubstitution } from './rules/process-substitution.ts';
-import { findSequencedMutator } from './rules/sequenced-mutator.ts';
-import { buildUnit, type Unit } from './unit.ts';
+import { type Rejudged, settleRewrite } from './rewrite/settle.ts';
+import type { CallMode, LogPathProbe } from './rule.ts';
+import { readShells } from './shell.ts';
 import { listWrites } from './writes.ts';
 
 /** How many command lines deep the rules look (bash -c "eval '…'" is two). */
@@ -27,16 +22,14 @@ export function needsParser(command: string): boolean {
   return hasStructure(command) || command.includes('PIPESTATUS');
 }
 
-/** The first rule that fires on a parsed command, in the spec's order; null when none does (or the override silences). */
-export function findFirstHit(unit: Unit, runInBackground: boolean): Hit | null | 'override' {
-  if (findOverride(unit)) return 'override';
-  return (
-    findPipestatus(unit) ??
-    findPipedGate(unit) ??
-    findLostBackground(unit, runInBackground) ??
-    findSequencedMutator(unit) ??
-    findProcessSubstitution(unit)
-  );
+/** The guard's verdict on a suggested command, with the same registry and call mode. */
+function rejudge(text: string, registry: Registry, mode: CallMode, logPath: LogPathProbe): Rejudged {
+  const outcome = parse(text, { maxNesting });
+  if (!outcome.ok) return { kind: 'unreadable' };
+  const decision = decide({ top: readShells(outcome.value, registry), mode });
+  return decision.kind === 'deny'
+    ? { kind: 'deny', rewrite: decision.denial.rewrite(logPath) }
+    : { kind: 'silent' };
 }
 
 function registryFor(input: HookInput, context: GuardContext): Registry {
@@ -66,17 +59,29 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
   try {
     const bash = bashInput(input);
     if (bash === null) return none();
+    // ── the no-parser decision: one call, decided before parsing ──
     if (!needsParser(bash.command)) return none();
     const outcome = parse(bash.command, { maxNesting });
     if (!outcome.ok) return cannotJudge(outcome.reason);
-    const unit = buildUnit(outcome.value, registryFor(input, context));
-    const hit = findFirstHit(unit, bash.run_in_background === true);
-    if (hit === null || hit === 'override') return none();
-    const text = buildReasonText(hit, {
-      rewrite: rewriteFor(hit, () => chooseLogPath(scratchpadFor(input, context))),
-      writes: listWrites(unit),
+    const registry = registryFor(input, context);
+    const top = readShells(outcome.value, registry);
+    const mode: CallMode = bash.run_in_background === true ? 'background-task' : 'foreground';
+    const decision = decide({ top, mode });
+    if (decision.kind !== 'deny') return none();
+    const { denial } = decision;
+    let log: LogPath | undefined;
+    const logPath = () => {
+      log ??= chooseLogPath(scratchpadFor(input, context));
+      return log;
+    };
+    const rewrite = settleRewrite(denial.rewrite(logPath), (text) => rejudge(text, registry, mode, logPath));
+    const text = buildReasonText({
+      gateHead: denial.gateHead,
+      rule: denial.reason,
+      rewrite: rewrite.ok ? rewrite.value : null,
+      writes: listWrites(top),
     });
-    return deny(guardName, text, hit.rule);
+    return deny(guardName, text, denial.rule);
   } catch (error) {
     return cannotJudge(`threw: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -23,11 +23,11 @@ export type { PatternOutcome } from './pattern.ts';
 export { roleOfHead, screenOf } from './head-role.ts';
 /** A head's role and the screens. */
 export type { HeadRole, Screen } from './head-role.ts';
-/** The rule ids, in the order they are tried. */
-export { ruleIds } from './hit.ts';
+/** The rule ids, in the order they are tried, and the stable phrase of each denying rule (the friction report keys on them). */
+export { ruleIds, rulePhrases } from './rules/index.ts';
 /** A rule id, and the rules that deny. */
-export type { DenyRule, RuleId } from './hit.ts';
-/** The stable phrase of each rule (the friction report keys on them) and the reason opener. */
-export { guardName, rulePhrases } from './reasons.ts';
+export type { DenyRule, RuleId } from './rules/index.ts';
+/** The reason opener: every reason starts with `exit-status-guard: `. */
+export { guardName } from './reasons.ts';
 /** The override's variable names, current first. */
 export { overrideVariables } from './rules/override.ts';

@@ -44,7 +44,7 @@ function shoptEffect(words: (string | null)[], option: string): OptionEffect {
 }
 
 /**
- * Whether an option is on at a point of a unit (a start offset and the frames around it): the last
+ * Whether an option is on at a point of a shell (a start offset and the frames around it): the last
  * `set` that changes it, earlier in the same shell, scoped as bash scopes it (inherited by subshells
  * and `$( )` bodies; a `set` in a subshell, function body, pipeline stage or background stays there).
  */
@@ -68,7 +68,11 @@ export function isOptionOnAt(
 
 const setterCache = new WeakMap<readonly Segment[], Map<string, [Segment, 'on' | 'off'][]>>();
 
-/** The segments of a list that change an option, with what they do to it (computed once per list). */
+/**
+ * The segments of a list that change an option, with what they do to it (computed once per list):
+ * each `set` / `shopt -o`, and each call of a function defined earlier on the line whose body
+ * changes it (a function runs in the caller's shell: `f() { set -o pipefail; }; f` turns it on).
+ */
 function optionSettersOf(
   segments: readonly Segment[],
   option: 'pipefail' | 'errexit',
@@ -80,14 +84,59 @@ function optionSettersOf(
   }
   let setters = byOption.get(option);
   if (setters === undefined) {
-    setters = [];
+    const direct: [Segment, 'on' | 'off'][] = [];
     for (const segment of segments) {
       const effect = optionEffect(segment, option);
-      if (effect !== null) setters.push([segment, effect]);
+      if (effect !== null) direct.push([segment, effect]);
     }
+    setters = [...direct, ...functionCalls(segments, direct)].sort(([a], [b]) => a.start - b.start);
     byOption.set(option, setters);
   }
   return setters;
+}
+
+/** The calls of functions whose body leaves the option changed, each with the body's last change. */
+function functionCalls(
+  segments: readonly Segment[],
+  direct: readonly [Segment, 'on' | 'off'][],
+): [Segment, 'on' | 'off'][] {
+  // Each function by name: its body, and the shell it is defined in (a definition in a subshell stays there).
+  const definitions = new Map<string, { body: Context; definedIn: Context | null }[]>();
+  const seen = new Set<number>();
+  for (const segment of segments) {
+    segment.context.forEach((frame, at) => {
+      if (frame.kind !== 'function-body' || !frame.name || seen.has(frame.id)) return;
+      seen.add(frame.id);
+      const definedIn = shellScopeOf({
+        context: segment.context.slice(0, at),
+        pipeline: frame.placement?.pipeline ?? null,
+        background: frame.placement?.background ?? false,
+      });
+      definitions.set(frame.name, [...(definitions.get(frame.name) ?? []), { body: frame, definedIn }]);
+    });
+  }
+  if (definitions.size === 0) return [];
+  const calls: [Segment, 'on' | 'off'][] = [];
+  for (const segment of segments) {
+    const name = segment.argv[0];
+    const called = name && !name.dynamic && name.value !== null ? definitions.get(name.value) : undefined;
+    // The definition in force at the call: the latest one before it, in a shell the call runs in.
+    const found = called
+      ?.filter(
+        ({ body, definedIn }) =>
+          body.end <= segment.start &&
+          definedIn !== null &&
+          segment.context.some((frame) => frame.id === definedIn.id),
+      )
+      .at(-1);
+    if (found === undefined) continue;
+    const { body } = found;
+    // The body's own last change: a set in a subshell of the body stays there.
+    const inBody = direct.filter(([setter]) => shellScopeOf(setter)?.id === body.id);
+    const last = inBody[inBody.length - 1];
+    if (last) calls.push([segment, last[1]]);
+  }
+  return calls;
 }
 
 /** Whether an option is on for a segment (see isOptionOnAt). */

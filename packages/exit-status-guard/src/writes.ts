@@ -1,6 +1,6 @@
 import type { Segment, Word } from '@kit/shell-segments';
 import { unwrapLaunchers } from '@kit/shell-segments';
-import { allUnits, type Unit } from './unit.ts';
+import { allShells, type Shell } from './shell.ts';
 
 const writeOps = new Set(['>', '>>', '&>', '&>>', '>|', '>&']);
 const devices = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
@@ -58,9 +58,9 @@ function writesOf(segment: Segment): string[] {
 }
 
 /** The writes a refused call would have made (`> file`, `tee file`, `sed -i`, `cp`/`mv` targets, heredoc scripts): at most `limit`. */
-export function listWrites(unit: Unit, limit = 5): string[] {
+export function listWrites(top: Shell, limit = 5): string[] {
   const all: string[] = [];
-  for (const each of allUnits(unit)) {
+  for (const each of allShells(top)) {
     const ordered = [...each.segments].sort((a, b) => a.start - b.start);
     for (const segment of ordered)
       for (const write of writesOf(segment)) if (!all.includes(write)) all.push(write);

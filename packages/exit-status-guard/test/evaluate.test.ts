@@ -3,7 +3,7 @@ import { readPayload } from '@kit/gate-approval';
 import { describe, expect, test } from 'vitest';
 import { evaluate } from '../src/index.ts';
 import { cases, positiveControl, precedence } from './cases.ts';
-import { bashCall, contextWithRegistry, fakeContext } from './fake-context.ts';
+import { bashCall, contextWithFiles, contextWithRegistry, fakeContext } from './fake-context.ts';
 
 const allCommands = cases.flatMap((row) =>
   row.commands.map((command) => `${row.background ? 'bg:' : ''}${command}`),
@@ -100,15 +100,12 @@ describe.skipIf(!hasBash)('every table command is one bash accepts', () => {
     expect(spawnSync('bash', ['-n', '-c', command]).status).toBe(0);
   });
 });
-describe.skipIf(!hasBash)(
-  'the unparseable rows are ones bash rejects, or mvdan-sh does (noted in the table)',
-  () => {
-    const rows = cases.find((row) => row.name === 'unparseable input stays silent')?.commands ?? [];
-    test.for(rows.filter((command) => !command.includes('[0]=')))('%s', (command) => {
-      expect(spawnSync('bash', ['-n', '-c', command], { stdio: 'ignore' }).status).not.toBe(0);
-    });
-  },
-);
+describe.skipIf(!hasBash)('the unparseable rows are ones bash rejects', () => {
+  const rows = cases.find((row) => row.name === 'unparseable input stays silent')?.commands ?? [];
+  test.for(rows)('%s', (command) => {
+    expect(spawnSync('bash', ['-n', '-c', command], { stdio: 'ignore' }).status).not.toBe(0);
+  });
+});
 
 describe('cannot judge is no opinion', () => {
   test.for(['', '   ', `${'x'.repeat(70000)} | tail`])('%#', (command) => {
@@ -129,5 +126,36 @@ describe('cannot judge is no opinion', () => {
       },
     });
     expect(evaluate(bashCall('make check | tail'), context).kind).toBe('deny');
+  });
+});
+
+describe('the project registry is one file, never merged', () => {
+  const readsOf = (files: Record<string, string | undefined>) => {
+    const asked: string[] = [];
+    const inner = contextWithFiles(files);
+    const context = fakeContext({
+      readText: (path) => {
+        asked.push(path);
+        return inner.readText(path);
+      },
+    });
+    evaluate(bashCall('make check | tail', { cwd: '/p' }), context);
+    return asked.filter((path) => path.startsWith('/p/.claude/'));
+  };
+  test('.claude/exit-status-guard.json exists: .claude/pipe-guard.json is not read at all', () => {
+    expect(
+      readsOf({ '/p/.claude/exit-status-guard.json': '{}', '/p/.claude/pipe-guard.json': '{}' }),
+    ).toEqual(['/p/.claude/exit-status-guard.json']);
+  });
+  test('it exists but cannot be read: still the only one asked', () => {
+    expect(
+      readsOf({ '/p/.claude/exit-status-guard.json': undefined, '/p/.claude/pipe-guard.json': '{}' }),
+    ).toEqual(['/p/.claude/exit-status-guard.json']);
+  });
+  test('it is absent: the 1.x file is read (the control)', () => {
+    expect(readsOf({ '/p/.claude/pipe-guard.json': '{}' })).toEqual([
+      '/p/.claude/exit-status-guard.json',
+      '/p/.claude/pipe-guard.json',
+    ]);
   });
 });

@@ -14,7 +14,7 @@ export { frameDepth } from './frame-depth.ts';
 export { hasStructure } from './has-structure.ts';
 /** What unwrapLaunchers returns. */
 export type { Unwrapped } from './launchers.ts';
-/** The command words after launchers (env, sudo, command, builtin, exec, nohup, time, nice, stdbuf, timeout, xargs). */
+/** The command words after launchers (env, sudo, doas, command, exec, nohup, nice, timeout, xargs, setsid, flock…), each read with its own options. */
 export { headText, unwrapLaunchers } from './launchers.ts';
 /** One capture and its readers. */
 export type { StatusCapture } from './status-captures.ts';

@@ -1,6 +1,7 @@
-import { parseTree, resetParser } from './load-parser.ts';
+import { resetParser } from './load-parser.ts';
 import { byteToIndex, toWellFormed } from './offsets.ts';
 import { Segmenter } from './segmenter.ts';
+import { parseTreeWithPrefixes, restoreSubscriptedPrefixes } from './subscripted-prefixes.ts';
 import { readTree } from './syntax-tree.ts';
 import type { ParseOutcome, Segment } from './types.ts';
 
@@ -21,14 +22,15 @@ export function parseSegments(
   }
   try {
     const wellFormed = toWellFormed(text);
-    let file: ReturnType<typeof parseTree>;
+    let parsed: ReturnType<typeof parseTreeWithPrefixes>;
     try {
-      file = parseTree(wellFormed);
+      parsed = parseTreeWithPrefixes(wellFormed);
     } catch (error) {
       return { ok: false, reason: 'syntax', message: describeParseError(error) };
     }
-    const tree = readTree(file, byteToIndex(wellFormed));
-    return { ok: true, value: new Segmenter(text).segmentsOf(tree) };
+    const tree = readTree(parsed.tree, byteToIndex(wellFormed));
+    const segments = new Segmenter(text).segmentsOf(tree);
+    return { ok: true, value: restoreSubscriptedPrefixes(segments, parsed.masked, text) };
   } catch (error) {
     // Not a syntax error: the parser or the walker failed (a stack overflow on deep nesting, a bug).
     // Still a value, and the next call starts from a fresh parser.

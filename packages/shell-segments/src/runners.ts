@@ -17,8 +17,11 @@ const findActions = new Set(['-exec', '-execdir', '-ok', '-okdir']);
  * find -exec / -execdir / -ok / -okdir action. `source` is the text of the segment's own line.
  */
 export function findNestedTexts(segment: Segment, source: string): NestedText[] {
-  const { head, splitString } = unwrapLaunchers(segment.argv);
+  const unwrapped = unwrapLaunchers(segment.argv);
+  const { head, splitString } = unwrapped;
   if (splitString !== null) return [splitStringText(segment, splitString, head.slice(1))];
+  // flock FILE -c 'str', script -c 'str': the tool hands the string to a shell, as bash -c does.
+  if (unwrapped.shellString !== null) return [attachedShellString(segment, unwrapped.shellString)];
   const command = head[0];
   if (command === undefined || command.value === null || command.dynamic) return [];
   const name = command.value.slice(command.value.lastIndexOf('/') + 1);
@@ -57,6 +60,16 @@ function splitStringText(segment: Segment, string: Word, operands: Word[]): Nest
   if (dynamic) return { kind: 'split-string', start, end, text: null, message: runTimeMessage(dynamic) };
   const quoted = operands.map((word) => ` '${(word.value as string).replace(/'/g, `'\\''`)}'`);
   return { kind: 'split-string', start, end, text: (string.value as string) + quoted.join('') };
+}
+
+/** The -c string of flock or script: its own word, or the rest of an option word (`-qc'make check'`, `--command=…`), which stays. */
+function attachedShellString(segment: Segment, string: Word): NestedText {
+  if (segment.argv.includes(string)) return joinedText('shell-string', [string]);
+  const prefix = /^(?:-[A-Za-z]*c|--[a-z-]+=)/.exec(string.text);
+  const start = string.start + (prefix?.[0].length ?? 0);
+  if (prefix === null || isDynamic(string))
+    return { kind: 'shell-string', start, end: string.end, text: null, message: runTimeMessage(string) };
+  return { kind: 'shell-string', start, end: string.end, text: string.value as string };
 }
 
 function isDynamic(word: Word): boolean {

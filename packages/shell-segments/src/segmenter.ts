@@ -260,9 +260,10 @@ export class Segmenter {
         return;
       }
       case 'FuncDecl': {
-        const body = (cmd as sh.FuncDecl).Body;
+        const { Body: body, Name: name } = cmd as sh.FuncDecl;
         const [start, end] = this.spanOf(body);
         const frame = this.frame('function-body', start, end, { ...placement });
+        if (name?.Value) frame.name = name.Value;
         // f() { ..; } is the usual body: its braces are the function's, not a group of their own.
         if (body.Cmd !== null && body.Cmd.kind === 'Block') {
           this.list((body.Cmd as sh.StmtList).Stmts, [...chain, frame]);

@@ -142,6 +142,7 @@ export interface CaseClause extends Node {
 }
 
 export interface FuncDecl extends Node {
+  Name: Lit | null; // f in f() { …; } and function f { …; }
   Body: Stmt;
 }
 

@@ -69,6 +69,7 @@ export interface Context {
   direction?: '<' | '>'; // process substitution
   owner?: number; // substitutions: index, in the same line's segments, of the segment whose words/redirects hold it
   inHeredoc?: boolean; // substitution found inside an unquoted heredoc body
+  name?: string; // function-body: the function's name (f in f() { …; })
 }
 
 /** One simple command with the structure around it. */
@@ -87,7 +88,7 @@ export interface Segment extends Placement {
 
 /** How a segment hands a command line to another shell (later kinds: a heredoc or pipe that feeds a shell). */
 export type NestedKind =
-  | 'shell-string' // bash -c 'str', sh -lc 'str' (bash|sh|zsh|dash|ksh, any flags)
+  | 'shell-string' // bash -c 'str', sh -lc 'str' (bash|sh|zsh|dash|ksh, any flags); flock FILE -c 'str', script -c 'str'
   | 'eval' // eval 'a' 'b': the words joined by spaces
   | 'split-string' // env -S 'str' [operands]
   | 'find-exec'; // find … -exec|-execdir|-ok|-okdir cmd … ; (or +): one per action

@@ -131,7 +131,15 @@ const cases: LauncherCase[] = [
   },
   {
     name: 'not launchers',
-    commands: ['git push', 'envsubst < a', 'find . -name x', 'make sudo'],
+    commands: [
+      'git push',
+      'envsubst < a',
+      'find . -name x',
+      'make sudo',
+      'constructor a',
+      'toString a',
+      '__proto__ a',
+    ],
     head: '',
     launchers: [],
   },

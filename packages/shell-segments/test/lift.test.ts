@@ -52,6 +52,18 @@ const lifts: { command: string; replacement: string; lifted: string; prints: str
     prints: "it's\n",
   },
   {
+    command: "flock lock -c 'echo a'",
+    replacement: `echo "it's"`,
+    lifted: `flock lock -c 'echo "it'\\''s"'`,
+    prints: "it's\n",
+  },
+  {
+    command: "script -qc'echo a' /dev/null",
+    replacement: 'echo b',
+    lifted: "script -qc'echo b' /dev/null",
+    prints: 'b\r\n',
+  },
+  {
     command: "env -S 'echo a' b",
     replacement: 'echo c d',
     lifted: "env -S 'echo c d'",

@@ -81,6 +81,29 @@ const trees: [string, LineShape][] = [
       child('split-string@1', 'bash -c "git push"', child('shell-string@0', 'git push')),
     ),
   ],
+  // flock FILE -c 'str' and script -c 'str': the tool hands the string to a shell
+  ["flock /tmp/l -c 'git push'", top("flock /tmp/l -c 'git push'", child('shell-string@0', 'git push'))],
+  [
+    "flock -w 5 /tmp/l --command 'a | b'",
+    top("flock -w 5 /tmp/l --command 'a | b'", child('shell-string@0', 'a | b')),
+  ],
+  [
+    "script -qc 'git push' /dev/null",
+    top("script -qc 'git push' /dev/null", child('shell-string@0', 'git push')),
+  ],
+  [
+    "script -q /dev/null -c'git push'",
+    top("script -q /dev/null -c'git push'", child('shell-string@0', 'git push')),
+  ],
+  [
+    "script --command='git push' /dev/null",
+    top("script --command='git push' /dev/null", child('shell-string@0', 'git push')),
+  ],
+  ["flock /tmp/l -c 'git push' extra", top("flock /tmp/l -c 'git push' extra")],
+  ['flock /tmp/l git push', top('flock /tmp/l git push')],
+  ['flock -c /tmp/l git push', top('flock -c /tmp/l git push')],
+  ['script -q /dev/null', top('script -q /dev/null')],
+  ['flock /tmp/l -c "$CMD"', top('flock /tmp/l -c "$CMD"', unread('shell-string@0', 'dynamic'))],
   // strings only known at run time
   ['bash -c "$CMD"', top('bash -c "$CMD"', unread('shell-string@0', 'dynamic'))],
   ['eval "$(ssh-agent -s)"', top('eval "$(ssh-agent -s)"', unread('eval@0', 'dynamic'))],

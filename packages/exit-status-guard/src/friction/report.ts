@@ -1,5 +1,5 @@
-import type { DenyRule } from '../hit.ts';
-import { rulePhrases } from '../reasons.ts';
+import type { DenyRule } from '../rules/index.ts';
+import { rulePhrases } from '../rules/index.ts';
 import type { BashCall, TranscriptFacts } from './transcripts.ts';
 
 /** Which guard's denials to count: the current opener, the 1.x one, or both. */

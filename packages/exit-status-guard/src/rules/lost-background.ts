@@ -1,118 +1,221 @@
 import type { Context, Segment } from '@kit/shell-segments';
-import { frameItem, type Item, itemsOf, segmentItem, statusExit } from '../frames.ts';
-import type { Hit } from '../hit.ts';
+import { findStatusCaptures, liftToTop } from '@kit/shell-segments';
+import { groupPipelines } from '../pipeline.ts';
+import { captureEdits, reRaiseEdit } from '../rewrite/capture.ts';
+import { freeName } from '../rewrite/names.ts';
+import { applyEdits, operatorAfter } from '../rewrite/splice.ts';
+import { type DenyingRule, type Finding, noRewrite, type Rewrite } from '../rule.ts';
+import { frameOf, gatesIn, mainOf, roleOf, type Shell } from '../shell.ts';
 import { isOptionOn } from '../shell-options.ts';
-import { allUnits, roleOf, type Unit } from '../unit.ts';
+import {
+  compoundStatement,
+  isCapturedInShell,
+  type Statement,
+  segmentStatement,
+  statementsIn,
+  statusExit,
+  topStatement,
+} from '../statements.ts';
+
+/** How the status is lost: a `&` sends the statement away, or the background task ends on another statement. */
+type LostBackgroundFinding = Finding & { gate: Segment } & (
+    | { how: 'ampersand'; statement: Statement } // the statement the `&` sends to the background
+    | { how: 'background-task'; last: Statement; gateStatement: Statement }
+  );
+
+const phrase = 'exit status is lost in the background';
 
 /** The statement a `&` sends to the background with this segment in it, if any. */
-function backgroundedStatement(unit: Unit, segment: Segment): Item | null {
-  if (segment.background) return segmentItem(segment);
+function backgroundedStatement(shell: Shell, segment: Segment): Statement | null {
+  if (segment.background) return segmentStatement(segment);
   for (const frame of segment.context) {
     if (frame.placement?.background) {
-      return frameItem(frame, frame.placement);
+      return compoundStatement(frame, frame.placement);
     }
     // A substitution's owner is a segment of the same line: `$(make check) &` backgrounds it.
-    const owner = frame.owner === undefined ? undefined : unit.segments[frame.owner];
-    if (owner?.background) return segmentItem(owner);
+    const owner = frame.owner === undefined ? undefined : shell.segments[frame.owner];
+    if (owner?.background) return segmentStatement(owner);
   }
   return null;
 }
 
 const statusBuiltins = new Set(['exit', 'return']);
+const testCommands = new Set(['[', '[[', 'test', '((']);
+const substitutionKinds = new Set(['command-substitution', 'backticks']);
 
-/** Whether a statement's own status is a check's: a gate, `exit …`, a bare assignment, a read of `$?`. */
-function carriesStatus(unit: Unit, item: Item): boolean {
-  if (item.kind === 'segment') {
-    const segment = item.segment;
-    const role = roleOf(unit, segment);
-    if (role.gate || segment.params.includes('?')) return true;
-    if (segment.argv.length === 0 && segment.assigns.length > 0) return true;
-    return statusBuiltins.has(segment.argv[0]?.value ?? '');
-  }
-  if (item.frame.kind !== 'subshell' && item.frame.kind !== 'group') return false;
-  return lastListCarries(unit, itemsOf(unit, item.frame));
+/** What `$?` holds when a statement starts: whether the status before it is the check's. */
+type Relay = () => boolean;
+
+/** Whether an assignment-only statement takes the status of a command substitution in it (`out=$(make check)`). */
+function assignsFromSubstitution(shell: Shell, segment: Segment): boolean {
+  return shell.segments.some((each) =>
+    each.context.some((frame) => substitutionKinds.has(frame.kind) && frame.owner === segment.index),
+  );
 }
 
-/** Pipeline stages as one statement: its status is the last stage's (any stage's under pipefail). */
-function pipelines(items: Item[]): Item[][] {
-  const groups: Item[][] = [];
-  let open: { id: number; items: Item[] } | null = null;
-  for (const item of items) {
-    const id = item.placement.pipeline?.id;
-    if (id !== undefined && open !== null && open.id === id) {
-      open.items.push(item);
-      continue;
+/**
+ * Whether a statement's own status is a check's: a gate; `exit` / `return` (of `$?`: what the
+ * statement before held; `exit 0` never); a test of `$?` or of a captured `rc=$?`; an assignment
+ * from a command substitution. An `echo` / `printf` of `$?` is not: it reports its own 0.
+ */
+function carriesStatus(shell: Shell, statement: Statement, relay: Relay): boolean {
+  if (statement.kind === 'segment') {
+    const segment = statement.segment;
+    if (roleOf(shell, segment).gate) return true;
+    if (segment.argv.length === 0)
+      return segment.assigns.length > 0 && assignsFromSubstitution(shell, segment);
+    const name = segment.argv[0]?.value ?? '';
+    if (statusBuiltins.has(name)) {
+      const operand = segment.argv[1];
+      if (
+        operand === undefined ||
+        (operand.params.length > 0 && operand.params.every((param) => param === '?'))
+      )
+        return relay();
+      return operand.value !== '0';
     }
-    open = id === undefined ? null : { id, items: [item] };
-    groups.push(open ? open.items : [item]);
+    if (testCommands.has(name)) {
+      if (segment.params.includes('?')) return relay();
+      const captured = capturedNames(shell);
+      return segment.params.some((param) => captured.has(param));
+    }
+    return false;
   }
-  return groups;
+  if (statement.frame.kind !== 'subshell' && statement.frame.kind !== 'group') return false;
+  return listCarries(shell, statementsIn(shell, statement.frame), relay);
+}
+
+const captureNames = new WeakMap<Shell, Set<string>>();
+
+/** The names a shell captures `$?` into (rc=$?). */
+function capturedNames(shell: Shell): Set<string> {
+  let names = captureNames.get(shell);
+  if (names === undefined) {
+    names = new Set(findStatusCaptures(shell.line).map((capture) => capture.name));
+    captureNames.set(shell, names);
+  }
+  return names;
 }
 
 /** Whether the last and-or list of a list carries a check's status: `&&` keeps it, `||` and `|` give the right side's. */
-function lastListCarries(unit: Unit, items: Item[]): boolean {
-  const groups = pipelines(items);
+function listCarries(shell: Shell, statements: Statement[], before: Relay = () => false): boolean {
+  const groups = groupPipelines(statements);
   const carries = (k: number): boolean => {
-    const group = groups[k] as Item[];
-    const last = group[group.length - 1] as Item;
+    const group = groups[k] as Statement[];
+    const last = group[group.length - 1] as Statement;
     const pipefail =
-      last.kind === 'segment' && group.length > 1 && isOptionOn(unit.segments, last.segment, 'pipefail');
-    if ((pipefail ? group : [last]).some((item) => carriesStatus(unit, item))) return true;
+      last.kind === 'segment' && group.length > 1 && isOptionOn(shell.segments, last.segment, 'pipefail');
+    const relay: Relay = () => (k > 0 ? carries(k - 1) : before());
+    if ((pipefail ? group : [last]).some((statement) => carriesStatus(shell, statement, relay))) return true;
     const previous = groups[k - 1];
     return previous !== undefined && previous[previous.length - 1]?.then === '&&' && carries(k - 1);
   };
   return groups.length > 0 && carries(groups.length - 1);
 }
 
-/**
- * Rule 3: a `&` after a command that contains a gate (foreground call or not); and a call run with
- * run_in_background whose last statement does not carry the status.
- */
-export function findLostBackground(unit: Unit, runInBackground: boolean): Hit | null {
-  for (const each of allUnits(unit)) {
-    for (const [i, segment] of each.segments.entries()) {
-      const role = each.roles[i];
-      if (!role?.containsGate) continue;
-      const statement = backgroundedStatement(each, segment);
-      if (statement)
-        return {
-          rule: 'lost-background',
-          unit: each,
-          gate: segment,
-          gateHead: role.gateHead ?? role.head,
-          how: 'ampersand',
-          statement,
-        };
-    }
+function findAmpersand(top: Shell): LostBackgroundFinding | null {
+  for (const { shell, segment, role } of gatesIn(top)) {
+    const statement = backgroundedStatement(shell, segment);
+    if (statement)
+      return { shell, gate: segment, gateHead: role.gateHead ?? role.head, how: 'ampersand', statement };
   }
-  if (!runInBackground) return null;
-  const gateAt = unit.roles.findIndex((role) => role.containsGate);
+  return null;
+}
+
+function findBackgroundTask(top: Shell): LostBackgroundFinding | null {
+  const gateAt = top.roles.findIndex((role) => role.containsGate);
   if (gateAt < 0) return null;
-  const main = unit.segments[0]?.context[0] as Context | undefined;
+  const main = mainOf(top);
   if (!main) return null;
-  const items = itemsOf(unit, main);
-  if (lastListCarries(unit, items)) return null;
-  const gate = unit.segments[gateAt] as Segment;
-  const role = unit.roles[gateAt];
+  const statements = statementsIn(top, main);
+  if (listCarries(top, statements)) return null;
+  const gate = top.segments[gateAt] as Segment;
+  const role = top.roles[gateAt];
   return {
-    rule: 'lost-background',
-    unit,
+    shell: top,
     gate,
     gateHead: role?.gateHead ?? role?.head ?? gate.text,
-    how: 'call',
-    last: items[items.length - 1] as Item,
-    gateStatement: topStatement(unit, gate),
+    how: 'background-task',
+    last: statements[statements.length - 1] as Statement,
+    gateStatement: topStatement(top, gate),
   };
 }
 
-/** The top-level statement a segment sits in. */
-export function topStatement(unit: Unit, segment: Segment): Item {
-  const main = segment.context[0] as Context;
-  const child = segment.context[1];
-  if (child === undefined) return segmentItem(segment);
-  const found = itemsOf(unit, main).find((item) => item.kind === 'frame' && item.frame.id === child.id);
-  if (found) return found;
-  // Inside a substitution of a top-level segment: that segment is the statement.
-  const owner = itemsOf(unit, main).find((item) => item.start <= segment.start && item.end >= segment.end);
-  return owner ?? statusExit(unit, segment).statement;
+/**
+ * The `&` becomes `; rc=$?; echo "EXIT=$rc"`, and the line ends in `exit $rc`: the check runs in
+ * the foreground and its status is the call's (the reason says how to keep it in the background).
+ */
+function ampersandRewrite(found: Extract<LostBackgroundFinding, { how: 'ampersand' }>): Rewrite {
+  const { shell, statement } = found;
+  const after = shell.segments
+    .filter((segment) => segment.start >= statement.end)
+    .map((segment) => segment.start);
+  const limit = after.length > 0 ? Math.min(...after) : shell.source.length;
+  const at = operatorAfter(shell.source, statement.end, '&', limit);
+  if (at === null) return noRewrite('the `&` is not written after the statement');
+  const name = freeName(shell);
+  const rest = shell.source.slice(at + 1);
+  const body = `${shell.source.slice(0, at).trimEnd()}; ${name}=$?; echo "EXIT=$${name}"`;
+  // The `&` stood for a separator: `;`, or nothing before a line break.
+  const separator = /^[ \t]*\n/.test(rest) ? '' : ';';
+  const text =
+    rest.trim() === '' ? `${body}; exit $${name}` : `${body}${separator}${rest.trimEnd()}\nexit $${name}`;
+  return { ok: true, value: liftToTop(shell.line, text) };
 }
+
+/**
+ * `rc=$?` right after the statement whose status is the check's, an `echo "EXIT=$?"` right after
+ * it now reading `$rc`, and `exit $rc` at the end: the task reports the check's status.
+ */
+function backgroundTaskRewrite(found: Extract<LostBackgroundFinding, { how: 'background-task' }>): Rewrite {
+  const { shell, gate } = found;
+  const { statement } = statusExit(shell, gate);
+  if (!isCapturedInShell(gate, statement))
+    return noRewrite('the check runs in a subshell or loop of its own');
+  const name = freeName(shell);
+  const edits = captureEdits(shell.source, statement, name);
+  const frame = statement.kind === 'segment' ? frameOf(statement.segment) : parentOf(gate, statement.frame);
+  const next = frame && statementsIn(shell, frame).find((each) => each.start >= statement.end);
+  if (next?.kind === 'segment' && isStatusEcho(next.segment))
+    edits.push({ at: next.start, remove: next.end - next.start, text: `echo "EXIT=$${name}"` });
+  edits.push(reRaiseEdit(shell, name));
+  return { ok: true, value: liftToTop(shell.line, applyEdits(shell.source, edits)) };
+}
+
+/** An `echo` / `printf` whose only expansion is `$?`. */
+function isStatusEcho(segment: Segment): boolean {
+  const isEcho = ['echo', 'printf'].includes(segment.argv[0]?.value ?? '');
+  return isEcho && segment.params.length > 0 && segment.params.every((param) => param === '?');
+}
+
+function parentOf(segment: Segment, frame: Context): Context | undefined {
+  const at = segment.context.findIndex((each) => each.id === frame.id);
+  return at > 0 ? segment.context[at - 1] : undefined;
+}
+
+/**
+ * Rule 3, `lost-background`: a `&` after a command that contains a gate (foreground call or not);
+ * and a call run with run_in_background whose last statement does not carry the status.
+ */
+export const lostBackground: DenyingRule<'lost-background', LostBackgroundFinding> = {
+  effect: 'deny',
+  id: 'lost-background',
+  phrase,
+  find: ({ top, mode }) =>
+    findAmpersand(top) ?? (mode === 'background-task' ? findBackgroundTask(top) : null),
+  reason: (found) =>
+    found.how === 'ampersand'
+      ? {
+          why: `its ${phrase}: \`&\` returns at once with status 0 and nothing collects the check's status.`,
+          instead:
+            'Capture the status and re-raise it (to keep it in the background, make the call with run_in_background: true):',
+          fallback: 'Run it in the foreground, or end the call with the check (or `exit $rc` after `rc=$?`).',
+        }
+      : {
+          why: `its ${phrase}: run_in_background reports the status of the last statement, which is not the check's.`,
+          instead: 'Capture the status and re-raise it at the end:',
+          fallback: 'Run it in the foreground, or end the call with the check (or `exit $rc` after `rc=$?`).',
+        },
+  rewrite: (found) =>
+    found.how === 'background-task' ? backgroundTaskRewrite(found) : ampersandRewrite(found),
+};

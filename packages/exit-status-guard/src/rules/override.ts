@@ -1,6 +1,7 @@
 import type { Segment } from '@kit/shell-segments';
 import { unwrapLaunchers } from '@kit/shell-segments';
-import { allUnits, type Unit } from '../unit.ts';
+import type { SilencingRule } from '../rule.ts';
+import { allShells } from '../shell.ts';
 
 /** The override's variables, current name first; either one silences the call. */
 export const overrideVariables: readonly string[] = ['EXIT_STATUS_GUARD_OVERRIDE', 'PIPE_GUARD_OVERRIDE'];
@@ -39,10 +40,13 @@ function setsOverride(segment: Segment): boolean {
 }
 
 /**
- * Rule 0: a segment whose leading assignments set EXIT_STATUS_GUARD_OVERRIDE (1.x: PIPE_GUARD_OVERRIDE)
- * to a non-blank value, inline or as its own statement, or as an env / sudo operand, silences the call.
- * A quoted name or `=`, a subscript, an empty value, or the text as an argument is not an assignment.
+ * Rule 0, `override`: a segment whose leading assignments set EXIT_STATUS_GUARD_OVERRIDE (1.x:
+ * PIPE_GUARD_OVERRIDE) to a non-blank value, inline or as its own statement, or as an env / sudo
+ * operand, silences the call. A quoted name or `=`, a subscript, an empty value, or the text as an
+ * argument is not an assignment.
  */
-export function findOverride(unit: Unit): boolean {
-  return allUnits(unit).some((each) => each.segments.some(setsOverride));
-}
+export const override: SilencingRule<'override'> = {
+  effect: 'silence',
+  id: 'override',
+  find: ({ top }) => allShells(top).some((shell) => shell.segments.some(setsOverride)),
+};

@@ -14,32 +14,32 @@ export interface SegmentRole extends HeadRole {
 /**
  * One shell the rules judge on its own: one command line of the tree, the top one or one that a
  * segment runs (bash -c, eval, env -S, a find -exec action: a new process, so nothing of the outer
- * shell's options or background reaches it).
+ * shell's options or background reaches it), with the role of each of its segments.
  */
-export interface Unit {
+export interface Shell {
   line: CommandLine;
   source: string; // line.source
   segments: Segment[]; // line.segments
   roles: SegmentRole[]; // by position in segments
-  children: Unit[]; // the units of the lines its segments run, in the line's order
+  children: Shell[]; // the shells of the lines its segments run, in the line's order
 }
 
 function wordText(word: Word): string {
   return word.value ?? word.text;
 }
 
-/** Builds a unit for every command line of the tree that parsed; returns the top line's. */
-export function buildUnit(top: CommandLine, registry: Registry): Unit {
-  const units = new Map<CommandLine, Unit>();
-  // Deepest first: a segment's role reads the units of the lines it runs.
-  for (const line of listLines(top).reverse()) units.set(line, unitOf(line, units, registry));
-  return units.get(top) as Unit;
+/** Reads every command line of the tree that parsed into a shell with its roles; returns the top line's. */
+export function readShells(top: CommandLine, registry: Registry): Shell {
+  const shells = new Map<CommandLine, Shell>();
+  // Deepest first: a segment's role reads the shells of the lines it runs.
+  for (const line of listLines(top).reverse()) shells.set(line, shellOf(line, shells, registry));
+  return shells.get(top) as Shell;
 }
 
-function unitOf(line: CommandLine, units: ReadonlyMap<CommandLine, Unit>, registry: Registry): Unit {
-  const children = line.nested.flatMap((nested) => (nested.ok ? [units.get(nested.line) as Unit] : []));
-  const unit: Unit = { line, source: line.source, segments: line.segments, roles: [], children };
-  unit.roles = line.segments.map((segment) => {
+function shellOf(line: CommandLine, shells: ReadonlyMap<CommandLine, Shell>, registry: Registry): Shell {
+  const children = line.nested.flatMap((nested) => (nested.ok ? [shells.get(nested.line) as Shell] : []));
+  const shell: Shell = { line, source: line.source, segments: line.segments, roles: [], children };
+  shell.roles = line.segments.map((segment) => {
     const run = children.filter((child) => child.line.runner?.segment === segment);
     const words = headWordsOf(segment, run).map(wordText);
     const role: SegmentRole = {
@@ -59,14 +59,14 @@ function unitOf(line: CommandLine, units: ReadonlyMap<CommandLine, Unit>, regist
     }
     return role;
   });
-  return unit;
+  return shell;
 }
 
 /**
  * The head words a segment's role is read from: after launchers, and for `find … -exec cmd … ;`
  * the first action's (find's status is that of what it runs, as far as a check goes).
  */
-function headWordsOf(segment: Segment, run: Unit[]): Word[] {
+function headWordsOf(segment: Segment, run: Shell[]): Word[] {
   const [first] = run;
   if (first?.line.runner?.kind === 'find-exec') {
     const action = first.segments.find((each) => frameDepth(each) === 0);
@@ -75,32 +75,58 @@ function headWordsOf(segment: Segment, run: Unit[]): Word[] {
   return unwrapLaunchers(segment.argv).head;
 }
 
-/** The head of the gate a unit's status comes from: its last top-level statement, when that is a gate. */
-function lastGateOf(unit: Unit): string | null {
+/** The head of the gate a shell's status comes from: its last top-level statement, when that is a gate. */
+function lastGateOf(shell: Shell): string | null {
   let last: Segment | null = null;
-  for (const segment of unit.segments) {
+  for (const segment of shell.segments) {
     if (frameDepth(segment) === 0 && segment.last) last = segment;
   }
   if (last === null) return null;
-  const role = unit.roles[unit.segments.indexOf(last)];
+  const role = shell.roles[shell.segments.indexOf(last)];
   return role?.gate ? role.gateHead : null;
 }
 
-const roleMaps = new WeakMap<Unit, Map<Segment, SegmentRole>>();
+const roleMaps = new WeakMap<Shell, Map<Segment, SegmentRole>>();
 
-/** The role of a segment of this unit. */
-export function roleOf(unit: Unit, segment: Segment): SegmentRole {
-  let roles = roleMaps.get(unit);
+/** The role of a segment of this shell. */
+export function roleOf(shell: Shell, segment: Segment): SegmentRole {
+  let roles = roleMaps.get(shell);
   if (roles === undefined) {
-    roles = new Map(unit.segments.map((each, i) => [each, unit.roles[i] as SegmentRole]));
-    roleMaps.set(unit, roles);
+    roles = new Map(shell.segments.map((each, i) => [each, shell.roles[i] as SegmentRole]));
+    roleMaps.set(shell, roles);
   }
   return roles.get(segment) as SegmentRole;
 }
 
-/** Every unit of the tree, the command first. */
-export function allUnits(unit: Unit): Unit[] {
-  return [unit, ...unit.children.flatMap(allUnits)];
+/** Every shell of the tree, the top one first, then each child's, depth first. */
+export function allShells(shell: Shell): Shell[] {
+  return [shell, ...shell.children.flatMap(allShells)];
+}
+
+/** A segment that runs a gate, as gatesIn meets it. */
+export interface GateVisit {
+  shell: Shell;
+  segment: Segment;
+  role: SegmentRole; // role.gate: its own status is a gate's; otherwise a gate runs inside it
+}
+
+/**
+ * Every segment a gate runs in (role.containsGate), shell by shell (the top one first, then each
+ * child's, depth first), in document order within a shell: the loop every rule that looks for a
+ * gate starts from.
+ */
+export function* gatesIn(top: Shell): Generator<GateVisit, void, undefined> {
+  for (const shell of allShells(top)) {
+    for (const [i, segment] of shell.segments.entries()) {
+      const role = shell.roles[i] as SegmentRole;
+      if (role.containsGate) yield { shell, segment, role };
+    }
+  }
+}
+
+/** The main list of a shell (the frame every one of its segments starts from). */
+export function mainOf(shell: Shell): Context | undefined {
+  return shell.segments[0]?.context[0];
 }
 
 /** The innermost frame of a segment. */

@@ -1,0 +1,248 @@
+import type { Context, ListOp, Placement, Segment } from '@kit/shell-segments';
+import { findStatusCaptures } from '@kit/shell-segments';
+import type { Shell } from './shell.ts';
+
+/** Frames that hold their own statements inside one segment's words: not statements of the list around them. */
+const substitutionKinds = new Set([
+  'command-substitution',
+  'backticks',
+  'process-substitution',
+  'arithmetic',
+]);
+
+/** A statement of a list: a simple command (one segment) or a compound one (a frame with its placement). */
+export type Statement =
+  | {
+      kind: 'segment';
+      segment: Segment;
+      start: number;
+      end: number;
+      then: ListOp | null;
+      placement: Placement;
+    }
+  | { kind: 'frame'; frame: Context; start: number; end: number; then: ListOp | null; placement: Placement };
+
+/** A simple command as a statement. */
+export function segmentStatement(segment: Segment): Statement {
+  return {
+    kind: 'segment',
+    segment,
+    start: segment.start,
+    end: segment.end,
+    then: segment.then,
+    placement: segment,
+  };
+}
+
+/** A compound command (a frame with its own placement) as a statement. */
+export function compoundStatement(frame: Context, placement: Placement): Statement {
+  return { kind: 'frame', frame, start: frame.start, end: frame.end, then: placement.then, placement };
+}
+
+/** The kind of a statement: `segment`, or its compound's frame kind (`subshell`, `group`, `if-body`…). */
+export function statementKind(statement: Statement): string {
+  return statement.kind === 'segment' ? 'segment' : statement.frame.kind;
+}
+
+/** True when no statement of `parent` starts after `frame` ends. */
+export function isLastIn(shell: Shell, frame: Context, parent: Context): boolean {
+  for (const segment of shell.segments) {
+    if (segment.start < frame.end) continue;
+    if (segment.context.some((outer) => outer.id === parent.id)) return false;
+  }
+  return true;
+}
+
+/**
+ * The statements directly in a frame, in order: its own segments, and one statement per compound
+ * frame nested right under it (an `if` gives one per part). Substitutions belong to their segment.
+ */
+export function statementsIn(shell: Shell, frame: Context): Statement[] {
+  const statements: Statement[] = [];
+  const seen = new Set<number>();
+  for (const segment of shell.segments) {
+    const at = segment.context.findIndex((outer) => outer.id === frame.id);
+    if (at < 0) continue;
+    const child = segment.context[at + 1];
+    if (child === undefined) {
+      statements.push(segmentStatement(segment));
+      continue;
+    }
+    if (substitutionKinds.has(child.kind) || child.placement === null || seen.has(child.id)) continue;
+    seen.add(child.id);
+    statements.push(compoundStatement(child, child.placement));
+  }
+  return statements.sort((a, b) => a.start - b.start);
+}
+
+/** The compound kinds whose status is the status of their last statement. */
+const carryingKinds = new Set([
+  'subshell',
+  'group',
+  'if-body',
+  'else-body',
+  'case-body',
+  'for-body',
+  'while-body',
+  'until-body',
+]);
+
+/**
+ * Where a segment's status goes once it leaves the segment: up through every compound it ends
+ * ("closing every group it sits in"), to the list operator that follows the outermost one; `then`
+ * is null when nothing follows, or when an if / while / until condition tests it. A
+ * status captured right after its statement and re-raised at the end of the list
+ * (`( make check > log; rc=$?; tail < log; exit $rc )`) leaves that list as the list's own status.
+ */
+export function statusExit(shell: Shell, segment: Segment): { then: ListOp | null; statement: Statement } {
+  let then = segment.then;
+  let statement = segmentStatement(segment);
+  let last =
+    segment.last || isReRaised(shell, statement, segment.context[segment.context.length - 1] as Context);
+  for (let i = segment.context.length - 1; i > 0 && last; i--) {
+    const frame = segment.context[i] as Context;
+    if (conditionKinds.has(frame.kind)) return conditionExit(shell, segment, i) ?? { then: null, statement };
+    if (!carryingKinds.has(frame.kind) || frame.placement === null) break;
+    then = frame.placement.then;
+    statement = compoundStatement(frame, frame.placement);
+    const parent = segment.context[i - 1] as Context;
+    last = isLastIn(shell, frame, parent) || isReRaised(shell, statement, parent);
+  }
+  return { then, statement };
+}
+
+const reRaisers = new Set(['exit', 'return']);
+
+/** The frames whose last status an if / while / until tests. */
+export const conditionKinds: ReadonlySet<string> = new Set([
+  'if-condition',
+  'while-condition',
+  'until-condition',
+]);
+
+/** Whether a part of a compound ends the shell: its last statement is `exit` or `return`. */
+function endsTheShell(shell: Shell, part: Context): boolean {
+  const last = statementsIn(shell, part).at(-1);
+  return last?.kind === 'segment' && reRaisers.has(last.segment.argv[0]?.value ?? '');
+}
+
+/**
+ * Where a check's status goes from the end of an if / while / until condition: null when the
+ * compound protects what follows (a failed check exits: `if ! make check; then exit 1; fi`,
+ * `if make check; then …; else exit 1; fi`; or the loop only ends once the check passed:
+ * `until make check; do …; done`, `while ! make check`); otherwise the whole compound is the
+ * statement whose `;` lets a later change run whatever the check said (`if make check; then echo
+ * ok; fi; git push`), its own branches not counted as later.
+ */
+function conditionExit(
+  shell: Shell,
+  segment: Segment,
+  at: number,
+): { then: ListOp | null; statement: Statement } | null {
+  const condition = segment.context[at] as Context;
+  const parent = segment.context[at - 1] as Context;
+  if (condition.placement === null) return null;
+  const statements = statementsIn(shell, parent);
+  const start = statements.findIndex((each) => each.kind === 'frame' && each.frame.id === condition.id);
+  const part = (k: number): Context | null => {
+    const each = statements[k];
+    return each?.kind === 'frame' ? each.frame : null;
+  };
+  const negated = segment.negated;
+  const parts: Context[] = [];
+  let k = start + 1;
+  if (condition.kind === 'if-condition') {
+    // Only the first condition of an if: an elif's is tested by a chain this does not follow.
+    const before = part(start - 1);
+    if (before?.kind === 'if-body' && !/\bfi\b/.test(shell.source.slice(before.end, condition.start)))
+      return null;
+    for (let next = part(k); next !== null; next = part(++k)) {
+      const isElif =
+        next.kind === 'if-condition' &&
+        !/\bfi\b/.test(shell.source.slice((parts.at(-1) ?? condition).end, next.start));
+      if (next.kind !== 'if-body' && next.kind !== 'else-body' && !isElif) break;
+      parts.push(next);
+      if (next.kind === 'else-body') break;
+    }
+    const thenBody = parts[0];
+    const elseBody = parts.length === 2 && parts[1]?.kind === 'else-body' ? parts[1] : undefined;
+    const failureBranch = negated ? thenBody : elseBody;
+    if (failureBranch && endsTheShell(shell, failureBranch)) return null;
+  } else {
+    const body = part(k);
+    if (body !== null) parts.push(body);
+    const endsOnPass = (condition.kind === 'until-condition') !== negated;
+    if (endsOnPass) return null;
+  }
+  const last = parts.at(-1) ?? condition;
+  const then = condition.placement.then;
+  return {
+    then,
+    statement: {
+      kind: 'frame',
+      frame: last,
+      start: condition.start,
+      end: last.end,
+      then,
+      placement: condition.placement,
+    },
+  };
+}
+
+/**
+ * True when a statement of a subshell or group is followed by `NAME=$?` and the list ends in
+ * `exit $NAME` / `return $NAME`, with no state change in between: the list's status is the statement's.
+ */
+function isReRaised(shell: Shell, statement: Statement, frame: Context): boolean {
+  if (
+    (statement.then !== ';' && statement.then !== 'newline') ||
+    (frame.kind !== 'subshell' && frame.kind !== 'group')
+  )
+    return false;
+  const statements = statementsIn(shell, frame);
+  const at = statements.findIndex((each) => each.start === statement.start && each.end === statement.end);
+  const next = statements[at + 1];
+  const last = statements[statements.length - 1];
+  if (at < 0 || next?.kind !== 'segment' || last?.kind !== 'segment' || next === last) return false;
+  const capture = findStatusCaptures(shell.line).find((each) => each.capture === next.segment);
+  if (!capture?.readers.includes(last.segment) || !reRaisers.has(last.segment.argv[0]?.value ?? ''))
+    return false;
+  return !shell.segments.some(
+    (segment, i) => segment.start >= next.end && segment.end <= last.start && shell.roles[i]?.containsMutator,
+  );
+}
+
+/** The top-level statement a segment sits in. */
+export function topStatement(shell: Shell, segment: Segment): Statement {
+  const main = segment.context[0] as Context;
+  const child = segment.context[1];
+  if (child === undefined) return segmentStatement(segment);
+  const found = statementsIn(shell, main).find(
+    (statement) => statement.kind === 'frame' && statement.frame.id === child.id,
+  );
+  if (found) return found;
+  // Inside a substitution of a top-level segment: that segment is the statement.
+  const owner = statementsIn(shell, main).find(
+    (statement) => statement.start <= segment.start && statement.end >= segment.end,
+  );
+  return owner ?? statusExit(shell, segment).statement;
+}
+
+/** Frames whose variables the rest of the shell still sees: not subshells, substitutions, loops or function bodies. */
+const sameShellKinds = new Set(['main', 'group', 'if-condition', 'if-body', 'else-body', 'case-body']);
+
+/**
+ * Whether a variable assigned right after a statement (`rc=$?`) is still set at the end of the
+ * shell's main list: every frame around the statement's list runs in that same shell. `segment` is
+ * one inside the statement, which gives the frames.
+ */
+export function isCapturedInShell(segment: Segment, statement: Statement): boolean {
+  const outer =
+    statement.kind === 'segment'
+      ? segment.context
+      : segment.context.slice(
+          0,
+          segment.context.findIndex((frame) => frame.id === statement.frame.id),
+        );
+  return outer.every((frame) => sameShellKinds.has(frame.kind));
+}

@@ -1,0 +1,146 @@
+import type { DenyRule } from '../src/index.ts';
+
+/**
+ * One denied command whose suggested rewrite is run for real (rewrite-execution.test.ts), once with
+ * a passing check and once with a failing one. Stubs on PATH: the checks (make, npm test, pytest,
+ * cargo, go, ./scripts/check.sh) print numbered lines and exit with $CHECK_STATUS; git, npm publish,
+ * kubectl and helm only record that they ran; `notify` records a failure branch.
+ */
+export interface RewriteCase {
+  rule: DenyRule;
+  command: string;
+  background?: true; // the call sets run_in_background: true
+  change?: 'iff-pass' | 'always'; // a state change in the command: it must run only when the check passed (or, a restore, always)
+  failureBranch?: true; // `|| notify failed`: it must run exactly when the check failed
+  fallback?: true; // no correct rewrite exists: the reason must say what to do instead of giving a command
+}
+
+/** The consumer shapes a status-losing snippet is put in: `%` is the snippet. */
+export const consumerShapes: { shape: string; change?: 'iff-pass'; failureBranch?: true; fallback?: true }[] =
+  [
+    { shape: '%' },
+    { shape: '%; git push', change: 'iff-pass' },
+    { shape: '%\ngit push origin main', change: 'iff-pass' },
+    { shape: '% && npm publish', change: 'iff-pass' },
+    { shape: '% || notify failed', failureBranch: true },
+    { shape: '{ %; } && git push', change: 'iff-pass' },
+    { shape: '(%) && git push', change: 'iff-pass' },
+    { shape: 'cd sub && % && git push', change: 'iff-pass' },
+    { shape: 'cd sub && %; git push', change: 'iff-pass' },
+    { shape: 'for i in 1 2; do %; done' },
+    { shape: 'for i in 1 2; do %; done; git push', change: 'iff-pass', fallback: true },
+    { shape: 'if %; then git push; fi', change: 'iff-pass' },
+    { shape: 'if true; then %; fi; git push', change: 'iff-pass' },
+    { shape: 'out=$(%) && git push', change: 'iff-pass' },
+  ];
+
+const pipedSnippets = [
+  'make check | tail -3',
+  'npm test 2>&1 | tail -4',
+  'make check | tee build.log | tail -2',
+  'cat notes.txt | make check | tail -2',
+  '(cd sub && go test ./...) | tail -3',
+];
+
+const substitutionSnippets = ['cat <(make check)', 'cat <(cargo test) notes.txt'];
+
+function inShapes(rule: DenyRule, snippets: string[]): RewriteCase[] {
+  return snippets.flatMap((snippet) =>
+    consumerShapes
+      // A subshell snippet in a subshell or $( ) shape reads as arithmetic to bash: (( … )), $(( … )).
+      .filter(({ shape }) => !(snippet.startsWith('(') && shape.includes('(%')))
+      .map(({ shape, ...expect }) => ({ rule, command: shape.replace('%', snippet), ...expect })),
+  );
+}
+
+/** Every rule in every consumer shape it can stand in, both check outcomes each. */
+export const rewriteCases: RewriteCase[] = [
+  // piped gate
+  ...inShapes('piped-gate', pipedSnippets),
+  { rule: 'piped-gate', command: "make check <<'EOF' | tail -2\nanswers\nEOF\ngit push", change: 'iff-pass' },
+  { rule: 'piped-gate', command: 'make check 2>&1 | tail -30; echo "EXIT=$?"' },
+  { rule: 'piped-gate', command: 'make check | tail -3; [ $? -eq 0 ] && git push', change: 'iff-pass' },
+  { rule: 'piped-gate', command: 'make check | tail -3; npm test | tail -2; git push', change: 'iff-pass' },
+  { rule: 'piped-gate', command: "bash -c 'make check | tail -3' && git push", change: 'iff-pass' },
+  { rule: 'piped-gate', command: 'make check | tail -3', background: true },
+  { rule: 'piped-gate', command: 'while read -r l; do make check | tail -1; done < notes.txt' },
+
+  // process substitution
+  ...inShapes('process-substitution', substitutionSnippets),
+  { rule: 'process-substitution', command: 'while read -r l; do echo "$l"; done < <(make check)' },
+
+  // $PIPESTATUS
+  { rule: 'pipestatus', command: 'make check | tee build.log; echo "${PIPESTATUS[0]}"' },
+  { rule: 'pipestatus', command: 'make check | tail -3; exit ${PIPESTATUS[0]}' },
+  {
+    rule: 'pipestatus',
+    command: 'make check | tail -3; [ "${PIPESTATUS[0]}" -eq 0 ] && git push',
+    change: 'iff-pass',
+  },
+  {
+    rule: 'pipestatus',
+    command: 'make check | tail -3; rc=${PIPESTATUS[0]}; [ $rc -eq 0 ] && git push',
+    change: 'iff-pass',
+  },
+  { rule: 'pipestatus', command: 'make check | tail -3; echo "${PIPESTATUS[@]}"', fallback: true },
+  { rule: 'pipestatus', command: 'echo "${PIPESTATUS[0]}"', fallback: true },
+
+  // lost background: a trailing &
+  { rule: 'lost-background', command: 'make check &' },
+  { rule: 'lost-background', command: 'make check > build.log 2>&1 &' },
+  { rule: 'lost-background', command: 'make check & sleep 0; echo done' },
+  { rule: 'lost-background', command: 'make check & git push', change: 'iff-pass' },
+  { rule: 'lost-background', command: 'make check &\ngit push', change: 'iff-pass' },
+  { rule: 'lost-background', command: '(make check) &' },
+  { rule: 'lost-background', command: '{ make check; } & wait' },
+  { rule: 'lost-background', command: 'cd sub && make check &' },
+  { rule: 'lost-background', command: 'make check & wait; git push', change: 'iff-pass' },
+  { rule: 'lost-background', command: "bash -c 'make check &' && git push", change: 'iff-pass' },
+  // lost background: run_in_background, the last statement not the check's
+  { rule: 'lost-background', background: true, command: 'make check; echo done' },
+  { rule: 'lost-background', background: true, command: 'make check > build.log 2>&1; echo "EXIT=$?"' },
+  { rule: 'lost-background', background: true, command: 'make check || echo failed' },
+  { rule: 'lost-background', background: true, command: 'cargo test || true' },
+  {
+    rule: 'lost-background',
+    background: true,
+    command: 'make check; git push; echo pushed',
+    change: 'iff-pass',
+  },
+  { rule: 'lost-background', background: true, command: 'cd sub && make check; echo done' },
+  { rule: 'lost-background', background: true, command: '{ make check; echo done; }' },
+  { rule: 'lost-background', background: true, command: 'make check\necho finished' },
+
+  // sequenced before a state change
+  { rule: 'sequenced-mutator', command: 'make check; git push', change: 'iff-pass' },
+  { rule: 'sequenced-mutator', command: 'make check\ngit push', change: 'iff-pass' },
+  { rule: 'sequenced-mutator', command: 'make check; echo done; git push', change: 'iff-pass' },
+  { rule: 'sequenced-mutator', command: '(cd sub && make check); git push', change: 'iff-pass' },
+  { rule: 'sequenced-mutator', command: 'make check; (cd sub && git push)', change: 'iff-pass' },
+  { rule: 'sequenced-mutator', command: '{ make check; }; npm publish', change: 'iff-pass' },
+  { rule: 'sequenced-mutator', command: 'if true; then make check; fi; git push', change: 'iff-pass' },
+  {
+    rule: 'sequenced-mutator',
+    command: 'for i in 1 2; do make check; done; git push',
+    change: 'iff-pass',
+    fallback: true,
+  },
+  { rule: 'sequenced-mutator', command: 'make check; rc=$?; git push; exit $rc', change: 'iff-pass' },
+  { rule: 'sequenced-mutator', command: 'make check; echo "$(git push)"', change: 'iff-pass' },
+  {
+    rule: 'sequenced-mutator',
+    command: './scripts/check.sh <<EOF\nanswers\nEOF\ngit push',
+    change: 'iff-pass',
+  },
+  { rule: 'sequenced-mutator', command: 'cd sub && make check; git push', change: 'iff-pass' },
+  { rule: 'sequenced-mutator', command: 'make check; git push || notify failed', change: 'iff-pass' },
+  { rule: 'sequenced-mutator', command: 'make e2e; kubectl delete -f k8s/', change: 'always' },
+  { rule: 'sequenced-mutator', command: 'make e2e; rc=$?; kubectl delete -f k8s/', change: 'always' },
+  { rule: 'sequenced-mutator', command: 'make e2e; kubectl delete -f a; helm uninstall b', change: 'always' },
+  {
+    rule: 'sequenced-mutator',
+    command: 'make e2e; rc=$?; kubectl delete -f a; helm uninstall b; rc=0; exit $rc',
+    change: 'always',
+  },
+  { rule: 'sequenced-mutator', command: "bash -c 'cargo test; git push'", change: 'iff-pass' },
+];
