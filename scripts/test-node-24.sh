@@ -24,7 +24,7 @@ runs=(
   "packages/test-kit test/temp-tree.test.ts"
   "packages/fail-open test/run-hook.process.test.ts"
   "packages/shell-segments test/bundle.test.ts test/hook-bundle-cache.test.ts test/embedded-module.test.ts"
-  "packages/gate-approval test/example-guard.test.ts test/install-in-use.test.ts test/plugins.test.ts"
+  "packages/gate-approval test/example-guard.test.ts test/install-in-use.test.ts test/plugins.test.ts test/install-hosts.test.ts"
   "packages/exit-status-guard test/hook-process.test.ts test/cli.test.ts test/packaging.test.ts"
   "packages/git-write-gate test/hook-process.test.ts test/package.test.ts"
   "packages/roseline-gate test/hook.test.ts test/package.test.ts"

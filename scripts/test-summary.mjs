@@ -9,6 +9,7 @@ const root = new URL('..', import.meta.url).pathname;
 // Every workspace package that runs vitest: the published ones under packages/, and the private ones.
 const folders = [
   'e2e',
+  'e2e-hosts',
   'bench',
   'corpus',
   ...readdirSync(join(root, 'packages')).map((name) => join('packages', name)),

@@ -1,12 +1,13 @@
 import { runHook } from '@kit/fail-open';
-import { claudeCode } from '@kit/gate-approval';
+import { protocolFromArgs } from '@kit/gate-approval';
 import { realContext } from './context.ts';
 import { evaluate } from './evaluate.ts';
 import { guardName } from './reasons.ts';
 
 // The bundle entry (dist/hook.cjs), started for every Bash call: it imports neither guard.ts nor
 // the CLI. runHook never rejects.
+// The host is the installed command's `--host NAME` (Claude Code without one).
 void runHook((input, runtime) => evaluate(input, realContext(runtime)), {
   guard: guardName,
-  protocol: claudeCode,
+  protocol: protocolFromArgs(process.argv.slice(2)),
 });

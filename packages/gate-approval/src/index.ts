@@ -13,6 +13,16 @@ export type {
 export { bashInput, readInput } from './hosts/claude-code.ts';
 /** A Bash / Read call as Claude Code sends it: for tests, `explain` and positive controls. */
 export { bashPayload, readPayload } from './hosts/claude-code.ts';
+/** Codex CLI's, Gemini CLI's and Copilot CLI's protocols for runHook: each host's payload read as the kit's HookInput. */
+export { codex } from './hosts/codex.ts';
+export { copilotCli } from './hosts/copilot-cli.ts';
+export { geminiCli } from './hosts/gemini-cli.ts';
+/** The protocol a hook bundle speaks, from its own `--host NAME` argument (Claude Code's without one). */
+export { protocolFromArgs } from './hosts/host-argument.ts';
+/** Every host by name: its protocol, its payload shape (a kit call as the host sends it) and its deny. */
+export { hostAdapters, hostNames } from './hosts/host-adapter.ts';
+/** A host's name as `--host` takes it, and its adapter. */
+export type { HostAdapter, HostName } from './hosts/host-adapter.ts';
 /** A guard's definition for the shared CLI: the version and the bundle path derived from its package. */
 export { defineGuard } from './guard.ts';
 /** What a guard states, what the shared CLI gets, and the CLI's I/O. */

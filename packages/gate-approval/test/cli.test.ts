@@ -13,7 +13,8 @@ describe('arguments', () => {
     const result = await cli(guard, ['--help'], where);
     expect(result.code).toBe(0);
     for (const text of [
-      'install [--user|--project|--local] [--strict] [--dry-run]',
+      'install [--host NAME] [--user|--project|--local] [--strict] [--dry-run]',
+      '--host claude (default), codex, gemini or copilot',
       'uninstall',
       "explain '<command>'",
       'doctor',
@@ -38,11 +39,14 @@ describe('arguments', () => {
     expect(await cli(guard, [...argv], where)).toEqual({ code: 1, stdout: '', stderr: message });
   });
   test.for([
-    ['install', 'usage: example-guard install [--user|--project|--local] [--strict] [--dry-run]'],
-    ['uninstall', 'usage: example-guard uninstall [--user|--project|--local] [--dry-run]'],
+    [
+      'install',
+      'usage: example-guard install [--host NAME] [--user|--project|--local] [--strict] [--dry-run]',
+    ],
+    ['uninstall', 'usage: example-guard uninstall [--host NAME] [--user|--project|--local] [--dry-run]'],
     ['explain', "usage: example-guard explain '<command>' [--cwd DIR] [--json]"],
-    ['doctor', 'usage: example-guard doctor [--user|--project|--local]'],
-    ['hook', 'usage: example-guard hook'],
+    ['doctor', 'usage: example-guard doctor [--host NAME] [--user|--project|--local]'],
+    ['hook', 'usage: example-guard hook [--host NAME]'],
     ['say-hi', 'usage: example-guard say-hi\n  a guard-only command'],
   ] as const)('%s --help prints its usage and does nothing else', async ([command, first]) => {
     for (const flag of ['--help', '-h']) {

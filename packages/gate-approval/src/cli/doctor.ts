@@ -1,12 +1,13 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import { onPath } from '@kit/fail-open';
 import type { CliIO, GuardDefinition } from '../guard.ts';
-import { isDenyOutput } from '../hosts/claude-code.ts';
+import { hostAdapters } from '../hosts/host-adapter.ts';
 import { readSwitch } from '../switches.ts';
 import { parseArgs } from './args.ts';
 import { findOwnHandlers } from './handler.ts';
+import { chooseHost } from './host-choice.ts';
+import { checkHostInstallation } from './host-doctor.ts';
 import { fail, say } from './output.ts';
 import {
   describePluginTwins,
@@ -16,27 +17,35 @@ import {
   pluginHandler,
 } from './plugins.ts';
 import { expandProjectDir, findProjectDir } from './project-dir.ts';
+import { runPositiveControl } from './positive-control.ts';
 import { locate, type Scope, type ScopeLocations, scopeFlags, scopeFromFlags } from './scope.ts';
 import { readSettings } from './settings-file.ts';
 
-/** One line of the doctor's report. */
-interface Check {
+/** One line of the doctor's report: ok, a problem, or a warning (ok, but worth knowing). */
+export interface Check {
   ok: boolean;
   warn?: boolean; // ok, but the user should know: printed `warn`, never a failure
   text: string;
 }
 
-/** `doctor [--user|--project|--local]`: checks the installation end to end; exit 1 with the list of problems. */
+/** `doctor [--host NAME] [--user|--project|--local]`: checks the installation end to end; exit 1 with the list of problems. */
 export async function doctorCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
-  const parsedArgs = parseArgs(argv, { flags: scopeFlags, options: [] });
+  const parsedArgs = parseArgs(argv, { flags: scopeFlags, options: ['--host'] });
   if (!parsedArgs.ok) return fail(io, `doctor: ${parsedArgs.message}; run \`${guard.name} --help\``);
   const parsed = parsedArgs.value;
   if (parsed.positionals.length > 0) return fail(io, `doctor: unexpected argument ${parsed.positionals[0]}`);
   const chosenScope = scopeFromFlags(parsed.flags);
   if (!chosenScope.ok) return fail(io, `doctor: ${chosenScope.message}`);
   const scope = chosenScope.value;
+  const chosenHost = chooseHost(parsed.options.get('--host'), scope, guard);
+  if (!chosenHost.ok) return fail(io, `doctor: ${chosenHost.message}`);
+  const wiring = chosenHost.value;
 
-  const checks = [...(await checkInstallation(guard, scope, io)), ...switchLines(guard, io)];
+  const installation =
+    wiring.host === 'claude'
+      ? await checkInstallation(guard, scope, io)
+      : await checkHostInstallation(guard, wiring, scope, io);
+  const checks = [...installation, ...switchLines(guard, io)];
   checks.push(...(await guardChecks(guard, io)));
   for (const check of checks) say(io, `${check.ok ? (check.warn ? 'warn' : 'ok  ') : 'FAIL'} ${check.text}`);
   const problems = checks.filter((check) => !check.ok).length;
@@ -131,8 +140,12 @@ async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO
   );
   if (bundleIsFile && resolved)
     checks.push(
-      await runPositiveControl(guard, command, runArgs, handler.timeout as number, io, {
-        CLAUDE_PROJECT_DIR: projectDir,
+      await runPositiveControl(guard, hostAdapters.claude, {
+        command,
+        args: runArgs,
+        timeoutMs: (handler.timeout as number) * 1000,
+        io,
+        hostEnv: { CLAUDE_PROJECT_DIR: projectDir },
       }),
     );
   if (handler.onFailure === 'block' && checks.some((check) => !check.ok))
@@ -166,9 +179,12 @@ async function checkPlugin(
   }
   const projectDir = where.projectDir ?? (await findProjectDir(io.cwd));
   checks.push(
-    await runPositiveControl(guard, handler.command, handler.args, handler.timeout, io, {
-      CLAUDE_PROJECT_DIR: projectDir,
-      CLAUDE_PLUGIN_ROOT: plugin.installPath ?? '',
+    await runPositiveControl(guard, hostAdapters.claude, {
+      command: handler.command,
+      args: handler.args,
+      timeoutMs: handler.timeout * 1000,
+      io,
+      hostEnv: { CLAUDE_PROJECT_DIR: projectDir, CLAUDE_PLUGIN_ROOT: plugin.installPath ?? '' },
     }),
   );
   return checks;
@@ -177,110 +193,6 @@ async function checkPlugin(
 function samePluginChecks(guard: GuardDefinition, plugins: EnabledPlugin[]): Check[] {
   const sentence = describeSameNamePlugins(guard, plugins);
   return sentence === null ? [] : [{ ok: false, text: sentence }];
-}
-
-async function runPositiveControl(
-  guard: GuardDefinition,
-  command: string,
-  args: string[],
-  timeoutSeconds: number,
-  io: CliIO,
-  hostEnv: Record<string, string>, // what the host sets for the hook: CLAUDE_PROJECT_DIR
-): Promise<Check> {
-  let scratch: string | null = null;
-  let control: Awaited<ReturnType<GuardDefinition['positiveControl']>>;
-  try {
-    scratch = await mkdtemp(join(tmpdir(), `${guard.name}-control-`));
-    control = await guard.positiveControl(scratch);
-  } catch (error) {
-    if (scratch !== null) await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
-    return {
-      ok: false,
-      text: `the positive control could not be set up: ${error instanceof Error ? error.message : String(error)}`,
-    };
-  }
-  try {
-    const cwd =
-      typeof control.payload.cwd === 'string' && (await isFolder(control.payload.cwd))
-        ? control.payload.cwd
-        : io.cwd;
-    const run = await runProcess(
-      command,
-      args,
-      JSON.stringify(control.payload),
-      { ...io.env, ...hostEnv, ...control.env },
-      cwd,
-      timeoutSeconds * 1000,
-    );
-    if (run.exitCode === 0 && isDenyOutput(run.stdout)) {
-      return { ok: true, text: `positive control denied through \`${command} ${args.join(' ')}\`` };
-    }
-    const off = guard.switches
-      .filter((s) => readSwitch(io.env, s.name, s.legacyNames) === 'off')
-      .map((s) => `${s.name}=off is set`);
-    const detail = run.timedOut
-      ? `timed out after ${timeoutSeconds} s`
-      : `exit ${run.exitCode ?? run.signal}, stdout ${JSON.stringify(run.stdout.trim().slice(0, 120))}, stderr ${JSON.stringify((run.stderr.trim().split('\n')[0] ?? '').slice(0, 160))}`;
-    return {
-      ok: false,
-      text: `the positive control did not deny through the installed command (${detail})${off.length > 0 ? `; ${off.join(', ')}` : ''}`,
-    };
-  } finally {
-    await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
-  }
-}
-
-async function isFolder(path: string): Promise<boolean> {
-  return stat(path).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
-}
-
-interface ProcessRun {
-  exitCode: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-}
-
-// Loaded on demand: the hook bundle inlines this package and must not pay for child_process.
-async function runProcess(
-  command: string,
-  args: string[],
-  input: string,
-  env: Record<string, string | undefined>,
-  cwd: string,
-  timeoutMs: number,
-): Promise<ProcessRun> {
-  const { spawn } = await import('node:child_process');
-  return new Promise((resolvePromise) => {
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(input);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      resolvePromise({ exitCode: null, signal: null, stdout, stderr: stderr || error.message, timedOut });
-    });
-    child.on('close', (exitCode, signal) => {
-      clearTimeout(timer);
-      resolvePromise({ exitCode, signal, stdout, stderr, timedOut });
-    });
-  });
 }
 
 function switchLines(guard: GuardDefinition, io: CliIO): Check[] {

@@ -52,10 +52,17 @@ export interface HandlerPlace {
   handlerIndex: number;
 }
 
-/** Every handler of this guard under hooks.PreToolUse, in document order. Malformed groups are skipped, never touched. */
-export function findOwnHandlers(document: SettingsDocument, guardName: string): HandlerPlace[] {
+/**
+ * Every handler of this guard under hooks.PreToolUse (or another event's list of matcher groups,
+ * as Gemini CLI's BeforeTool), in document order. Malformed groups are skipped, never touched.
+ */
+export function findOwnHandlers(
+  document: SettingsDocument,
+  guardName: string,
+  event = 'PreToolUse',
+): HandlerPlace[] {
   const places: HandlerPlace[] = [];
-  preToolUseOf(document)?.forEach((group, groupIndex) => {
+  preToolUseOf(document, event)?.forEach((group, groupIndex) => {
     if (!isJsonObject(group) || !Array.isArray(group.hooks)) return;
     const hooks = group.hooks as unknown[];
     hooks.forEach((handler, handlerIndex) => {
@@ -67,9 +74,9 @@ export function findOwnHandlers(document: SettingsDocument, guardName: string): 
   return places;
 }
 
-function preToolUseOf(document: SettingsDocument): unknown[] | null {
+function preToolUseOf(document: SettingsDocument, event: string): unknown[] | null {
   const hooks = document.hooks;
-  return isJsonObject(hooks) && Array.isArray(hooks.PreToolUse) ? hooks.PreToolUse : null;
+  return isJsonObject(hooks) && Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : null;
 }
 
 /** What install does to the document. */
@@ -83,22 +90,23 @@ export type InstallChange = 'added' | 'upgraded' | 'unchanged';
 export function planInstall(
   original: SettingsDocument,
   guard: Pick<GuardDefinition, 'name' | 'matcher'>,
-  handler: CommandHandler,
+  handler: CommandHandler | Record<string, unknown>,
+  event = 'PreToolUse',
 ): { document: SettingsDocument; change: InstallChange } {
   const document = structuredClone(original);
-  const places = findOwnHandlers(document, guard.name);
+  const places = findOwnHandlers(document, guard.name, event);
   const first = places[0];
   let change: InstallChange = 'added';
   if (first && first.group.matcher === guard.matcher) {
     first.group.hooks[first.handlerIndex] = handler;
-    removePlaces(document, places.slice(1));
+    removePlaces(document, places.slice(1), event);
     change = 'upgraded';
   } else {
-    removePlaces(document, places);
+    removePlaces(document, places, event);
     if (!isJsonObject(document.hooks)) document.hooks = {};
     const hooks = document.hooks as Record<string, unknown>;
-    if (!Array.isArray(hooks.PreToolUse)) hooks.PreToolUse = [];
-    (hooks.PreToolUse as unknown[]).push({ matcher: guard.matcher, hooks: [handler] });
+    if (!Array.isArray(hooks[event])) hooks[event] = [];
+    (hooks[event] as unknown[]).push({ matcher: guard.matcher, hooks: [handler] });
     if (places.length > 0) change = 'upgraded';
   }
   if (JSON.stringify(document) === JSON.stringify(original)) change = 'unchanged';
@@ -113,37 +121,38 @@ export function planInstall(
 export function planUninstall(
   original: SettingsDocument,
   guardName: string,
+  event = 'PreToolUse',
 ): { document: SettingsDocument; removed: number; alternatives: SettingsDocument[] } {
-  const places = findOwnHandlers(original, guardName);
+  const places = findOwnHandlers(original, guardName, event);
   if (places.length === 0) return { document: structuredClone(original), removed: 0, alternatives: [] };
-  const keepEverything = withoutOwnHandlers(original, guardName);
-  const keepContainers = withoutOwnGroups(original, guardName);
+  const keepEverything = withoutOwnHandlers(original, guardName, event);
+  const keepContainers = withoutOwnGroups(original, guardName, event);
   const keepHooks = structuredClone(keepContainers);
   const hooks = keepHooks.hooks as Record<string, unknown>;
-  if ((hooks.PreToolUse as unknown[]).length === 0) delete hooks.PreToolUse;
+  if ((hooks[event] as unknown[]).length === 0) delete hooks[event];
   const document = structuredClone(keepHooks);
   if (Object.keys(hooks).length === 0) delete document.hooks;
   return { document, removed: places.length, alternatives: [keepHooks, keepContainers, keepEverything] };
 }
 
 // A copy without this guard's handlers; the groups they leave empty stay.
-function withoutOwnHandlers(original: SettingsDocument, guardName: string): SettingsDocument {
+function withoutOwnHandlers(original: SettingsDocument, guardName: string, event: string): SettingsDocument {
   const document = structuredClone(original);
-  const places = findOwnHandlers(document, guardName);
+  const places = findOwnHandlers(document, guardName, event);
   for (const place of [...places].reverse()) place.group.hooks.splice(place.handlerIndex, 1);
   return document;
 }
 
 // A copy without this guard's handlers and the groups they leave empty.
-function withoutOwnGroups(original: SettingsDocument, guardName: string): SettingsDocument {
+function withoutOwnGroups(original: SettingsDocument, guardName: string, event: string): SettingsDocument {
   const document = structuredClone(original);
-  removePlaces(document, findOwnHandlers(document, guardName));
+  removePlaces(document, findOwnHandlers(document, guardName, event), event);
   return document;
 }
 
 // Removes handlers (last first, so indexes hold) and the groups the removal empties.
-function removePlaces(document: SettingsDocument, places: HandlerPlace[]): void {
-  const preToolUse = preToolUseOf(document);
+function removePlaces(document: SettingsDocument, places: HandlerPlace[], event: string): void {
+  const preToolUse = preToolUseOf(document, event);
   if (!preToolUse) return;
   const emptied = new Set<number>();
   for (const place of [...places].reverse()) {

@@ -1,16 +1,21 @@
 import { Readable, Writable } from 'node:stream';
 import { runHook } from '@kit/fail-open';
 import type { CliIO, GuardDefinition } from '../guard.ts';
-import { claudeCode } from '../hosts/claude-code.ts';
+import { protocolFromArgs } from '../hosts/host-argument.ts';
 
 /**
- * `hook`: the host's hook call through the bin, the same runHook and evaluate as the bundle. With
- * the real process (`io` not given), runHook owns stdin, stdout and the exit code.
+ * `hook [--host NAME]`: the host's hook call through the bin, the same runHook, evaluate and host
+ * choice as the bundle (arguments it cannot read are no opinion, never an error the host would act
+ * on). With the real process (`io` not given), runHook owns stdin, stdout and the exit code.
  */
-export async function hookCommand(guard: GuardDefinition, io: CliIO | undefined): Promise<number> {
+export async function hookCommand(
+  guard: GuardDefinition,
+  argv: string[],
+  io: CliIO | undefined,
+): Promise<number> {
   const options = {
     guard: guard.name,
-    protocol: claudeCode,
+    protocol: protocolFromArgs(argv),
     ...(guard.onFailOpen ? { onFailOpen: guard.onFailOpen } : {}),
   };
   if (io === undefined) return (await runHook(guard.evaluate, options)).exitCode;

@@ -2,25 +2,30 @@ import { resolve } from 'node:path';
 import type { CliIO, GuardDefinition } from '../guard.ts';
 import { parseArgs } from './args.ts';
 import { placeBundle, readBundleSource, readExisting, undoPlaceBundle } from './bundle-file.ts';
-import { buildHandler, type InstallChange, planInstall } from './handler.ts';
+import type { InstallChange } from './handler.ts';
+import { chooseHost, hostScopeLabel } from './host-choice.ts';
+import type { HostWiring } from './host-wiring.ts';
 import { diffLines } from './line-diff.ts';
 import { fail, say, strictCostNote } from './output.ts';
 import { describePluginTwins, findEnabledPlugins } from './plugins.ts';
-import { locate, type ScopeLocations, scopeFlags, scopeFromFlags } from './scope.ts';
+import { type ScopeLocations, scopeFlags, scopeFromFlags } from './scope.ts';
 import {
   backupPathOf,
   describeError,
   formatSettings,
   readOnlyProblem,
-  readSettings,
+  readHostSettings,
   resolveWriteTarget,
   writeAtomically,
 } from './settings-file.ts';
 import { withSettingsLock } from './settings-lock.ts';
 
-/** `install [--user|--project|--local] [--strict] [--dry-run]`: copies the bundle and merges the handler. */
+/** `install [--host NAME] [--user|--project|--local] [--strict] [--dry-run]`: copies the bundle and merges the handler. */
 export async function installCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
-  const parsedArgs = parseArgs(argv, { flags: [...scopeFlags, '--strict', '--dry-run'], options: [] });
+  const parsedArgs = parseArgs(argv, {
+    flags: [...scopeFlags, '--strict', '--dry-run'],
+    options: ['--host'],
+  });
   if (!parsedArgs.ok) return fail(io, `install: ${parsedArgs.message}; run \`${guard.name} --help\``);
   const parsed = parsedArgs.value;
   if (parsed.positionals.length > 0) {
@@ -29,6 +34,10 @@ export async function installCommand(guard: GuardDefinition, argv: string[], io:
   const chosenScope = scopeFromFlags(parsed.flags);
   if (!chosenScope.ok) return fail(io, `install: ${chosenScope.message}`);
   const scope = chosenScope.value;
+  const chosenHost = chooseHost(parsed.options.get('--host'), scope, guard);
+  if (!chosenHost.ok) return fail(io, `install: ${chosenHost.message}`);
+  const wiring = chosenHost.value;
+  const label = hostScopeLabel(wiring, scope);
   const strict = parsed.flags.has('--strict');
   if (strict && guard.strictMode !== true) {
     // onFailure block would make a crashed or killed hook block the call: the opposite of failing open.
@@ -37,28 +46,27 @@ export async function installCommand(guard: GuardDefinition, argv: string[], io:
       `install: ${guard.name} has no strict mode: it fails open on every doubt, so --strict does not apply`,
     );
   }
-  const where = await locate(guard, scope, io);
+  if (strict && wiring.strictUnsupported !== null)
+    return fail(io, `install: --strict cannot be kept on ${wiring.title}: ${wiring.strictUnsupported}`);
+  const where = await wiring.locate(guard, scope, io);
   const source = await readBundleSource(guard.bundle);
   if (!source.ok) return fail(io, `install: ${source.message}`);
-  const request: InstallRequest = { guard, where, strict, bytes: source.value };
+  const request: InstallRequest = { guard, wiring, where, strict, bytes: source.value };
 
   // A first look without the lock: a dry run and an install with nothing to do never take it.
   const first = await planFor(request);
   if (!first.ok) return fail(io, `install: ${first.message}`);
   if (parsed.flags.has('--dry-run')) {
     const plan = first.value;
-    say(io, `dry run: install ${guard.name} (${scope} scope); nothing was written`, ...lines(plan, io));
+    say(io, `dry run: install ${guard.name} (${label}); nothing was written`, ...lines(plan, io));
     if (plan.change !== 'unchanged') say(io, diffLines(plan.previousText ?? '', plan.nextText ?? ''));
     if (strict) say(io, strictCostNote);
     return 0;
   }
   if (first.value.change === 'unchanged' && first.value.bundleChange === 'unchanged') {
-    say(
-      io,
-      `${guard.name} is already installed (${scope} scope); nothing changed`,
-      ...lines(first.value, io),
-    );
+    say(io, `${guard.name} is already installed (${label}); nothing changed`, ...lines(first.value, io));
     if (strict) say(io, strictCostNote);
+    sayAfterInstall(io, wiring.afterInstall(scope));
     return 0;
   }
 
@@ -76,15 +84,18 @@ export async function installCommand(guard: GuardDefinition, argv: string[], io:
   if (!outcome.ok) return fail(io, `install: ${outcome.message}`);
   const { plan, written } = outcome.value;
   if (written !== null) return fail(io, `install: ${written}`);
-  say(io, `installed ${guard.name} (${scope} scope)`, ...lines(plan, io));
+  say(io, `installed ${guard.name} (${label})`, ...lines(plan, io));
   if (strict) say(io, strictCostNote);
-  await warnOfPlugins(guard, where, io);
+  sayAfterInstall(io, wiring.afterInstall(scope));
+  // Plugins are Claude Code's: only its settings can wire a guard twice that way.
+  if (wiring.host === 'claude') await warnOfPlugins(guard, where, io);
   return 0;
 }
 
 /** What one install would do to the scope's files. */
 interface InstallRequest {
   guard: GuardDefinition;
+  wiring: HostWiring;
   where: ScopeLocations;
   strict: boolean;
   bytes: Buffer;
@@ -104,17 +115,15 @@ interface InstallPlan {
 async function planFor(
   request: InstallRequest,
 ): Promise<{ ok: true; value: InstallPlan } | { ok: false; message: string }> {
-  const { guard, where, strict, bytes } = request;
+  const { guard, wiring, where, strict, bytes } = request;
   const target = await resolveWriteTarget(where.settingsPath);
-  const read = await readSettings(where.settingsPath);
+  const read = await readHostSettings(where.settingsPath, wiring.shapeProblem);
   if (!read.ok) return read;
   const settings = read.value;
   const previousText = settings.exists ? settings.text : null;
-  const plan = planInstall(
-    settings.exists ? settings.document : {},
-    guard,
-    buildHandler(where.handlerArg, strict ? { onFailure: 'block' } : {}),
-  );
+  const plan = wiring.planInstall(settings.exists ? settings.document : {}, guard, where.handlerArg, {
+    strict,
+  });
   const nextText =
     plan.change === 'unchanged'
       ? previousText
@@ -173,4 +182,8 @@ async function warnOfPlugins(guard: GuardDefinition, where: ScopeLocations, io: 
   const twins = await findEnabledPlugins(guard, io, where.projectDir);
   if (twins.length === 0) return;
   io.stderr(`warning: ${describePluginTwins(guard, twins, where.scope)}\n`);
+}
+
+function sayAfterInstall(io: CliIO, lines: string[]): void {
+  if (lines.length > 0) say(io, ...lines);
 }

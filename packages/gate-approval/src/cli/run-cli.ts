@@ -36,7 +36,7 @@ export async function runCli(guard: GuardDefinition, argv: string[], io?: CliIO)
         say(cli, guard.version);
         return 0;
       case 'hook':
-        return await hookCommand(guard, io);
+        return await hookCommand(guard, rest, io);
       case 'install':
         return await installCommand(guard, rest, cli);
       case 'uninstall':

@@ -15,6 +15,8 @@ export interface ScopeLocations {
   bundlePath: string; // ~/.claude/hooks/<guard>.cjs | <project>/.claude/hooks/<guard>.cjs (the built bundle's extension)
   handlerArg: string; // what the handler's args name: bundlePath, or ${CLAUDE_PROJECT_DIR}/.claude/hooks/<guard>.cjs
   siblingSettingsPaths: string[]; // other settings files that may point at the same bundle
+  outerFolders?: string[]; // folders above those two that install may have made (.github): uninstall removes them when empty
+  keepSettingsFolder?: boolean; // the settings file's folder is the host's home ($CODEX_HOME): never removed
 }
 
 /** The flags that choose a scope. */

@@ -71,6 +71,25 @@ export async function readSettings(path: string): Promise<Outcome<SettingsFile, 
   return { ok: true, value: { exists: true, text, document, style: { ...detectStyle(body), bom } } };
 }
 
+/**
+ * readSettings for a host's file: the same read, plus the host's own shape check (its event's key),
+ * whose problem refuses the file the same way.
+ */
+export async function readHostSettings(
+  path: string,
+  hostShapeProblem: (document: SettingsDocument) => string | null,
+): Promise<Outcome<SettingsFile, SettingsProblem>> {
+  const read = await readSettings(path);
+  if (!read.ok || !read.value.exists) return read;
+  const problem = hostShapeProblem(read.value.document);
+  if (problem === null) return read;
+  return {
+    ok: false,
+    reason: 'bad-shape',
+    message: `${path}: ${problem}; fix it by hand, nothing was changed`,
+  };
+}
+
 function shapeProblem(parsed: unknown): string | null {
   if (!isJsonObject(parsed)) return 'the file does not hold a JSON object';
   if (parsed.hooks === undefined) return null;

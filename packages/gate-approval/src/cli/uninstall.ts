@@ -2,17 +2,18 @@ import { readFile, rmdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CliIO, GuardDefinition } from '../guard.ts';
 import { parseArgs } from './args.ts';
-import { findOwnHandlers, planUninstall } from './handler.ts';
+import { chooseHost, hostScopeLabel } from './host-choice.ts';
+import type { HostWiring } from './host-wiring.ts';
 import { diffLines } from './line-diff.ts';
 import { fail, say } from './output.ts';
-import { locate, type ScopeLocations, scopeFlags, scopeFromFlags } from './scope.ts';
+import { type ScopeLocations, scopeFlags, scopeFromFlags } from './scope.ts';
 import {
   backupPathOf,
   describeError,
   errorCode,
   formatSettings,
   readOnlyProblem,
-  readSettings,
+  readHostSettings,
   resolveWriteTarget,
   type SettingsDocument,
   type SettingsFile,
@@ -20,9 +21,9 @@ import {
 } from './settings-file.ts';
 import { withSettingsLock } from './settings-lock.ts';
 
-/** `uninstall [--user|--project|--local] [--dry-run]`: removes this guard's handler and bundle, nothing else. */
+/** `uninstall [--host NAME] [--user|--project|--local] [--dry-run]`: removes this guard's handler and bundle, nothing else. */
 export async function uninstallCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
-  const parsedArgs = parseArgs(argv, { flags: [...scopeFlags, '--dry-run'], options: [] });
+  const parsedArgs = parseArgs(argv, { flags: [...scopeFlags, '--dry-run'], options: ['--host'] });
   if (!parsedArgs.ok) return fail(io, `uninstall: ${parsedArgs.message}; run \`${guard.name} --help\``);
   const parsed = parsedArgs.value;
   if (parsed.positionals.length > 0) {
@@ -31,16 +32,20 @@ export async function uninstallCommand(guard: GuardDefinition, argv: string[], i
   const chosenScope = scopeFromFlags(parsed.flags);
   if (!chosenScope.ok) return fail(io, `uninstall: ${chosenScope.message}`);
   const scope = chosenScope.value;
-  const where = await locate(guard, scope, io);
+  const chosenHost = chooseHost(parsed.options.get('--host'), scope, guard, false);
+  if (!chosenHost.ok) return fail(io, `uninstall: ${chosenHost.message}`);
+  const wiring = chosenHost.value;
+  const label = hostScopeLabel(wiring, scope);
+  const where = await wiring.locate(guard, scope, io);
 
   const dryRun = parsed.flags.has('--dry-run');
   const target = await resolveWriteTarget(where.settingsPath);
-  const first = await planFor(guard, where, target);
+  const first = await planFor(guard, wiring, where, target);
   if (!first.ok) return fail(io, `uninstall: ${first.message}`);
-  if (dryRun || !first.value.changes) return report(guard, scope, where, first.value, dryRun, io);
+  if (dryRun || !first.value.changes) return report(guard, label, where, first.value, dryRun, io);
   const locked = await withSettingsLock(target, async () => {
     // Planned again under the lock: another install may have written the file since the first look.
-    const planned = await planFor(guard, where, target);
+    const planned = await planFor(guard, wiring, where, target);
     if (!planned.ok) return planned;
     return {
       ok: true as const,
@@ -51,10 +56,13 @@ export async function uninstallCommand(guard: GuardDefinition, argv: string[], i
   if (!locked.value.ok) return fail(io, `uninstall: ${locked.value.message}`);
   const { plan, problem } = locked.value.value;
   if (problem !== null) return fail(io, `uninstall: ${problem}`);
-  // Once the lock beside it is gone: the .claude folder install created, when nothing else is in it.
-  if (plan.removeBundle && plan.action.action === 'delete')
-    await rmdir(dirname(where.settingsPath)).catch(() => undefined);
-  return report(guard, scope, where, plan, false, io);
+  // Once the lock beside it is gone: the folder install created (.claude, .gemini, .github/hooks),
+  // when nothing else is in it; never a host's home ($CODEX_HOME), which the user may have named.
+  if (plan.removeBundle && plan.action.action === 'delete') {
+    if (!where.keepSettingsFolder) await rmdir(dirname(where.settingsPath)).catch(() => undefined);
+    for (const folder of where.outerFolders ?? []) await rmdir(folder).catch(() => undefined);
+  }
+  return report(guard, label, where, plan, false, io);
 }
 
 /** What uninstall found and will do. */
@@ -69,18 +77,19 @@ interface UninstallPlan {
 
 async function planFor(
   guard: GuardDefinition,
+  wiring: HostWiring,
   where: ScopeLocations,
   target: string,
 ): Promise<{ ok: true; value: UninstallPlan } | { ok: false; message: string }> {
-  const read = await readSettings(where.settingsPath);
+  const read = await readHostSettings(where.settingsPath, wiring.shapeProblem);
   if (!read.ok) return read;
   const settings = read.value;
-  const action = await settingsActionFor(settings, guard.name, target);
+  const action = await settingsActionFor(settings, guard.name, target, wiring);
   const bundlePresent = await readFile(where.bundlePath).then(
     () => true,
     () => false,
   );
-  const bundleShared = await isReferencedElsewhere(guard.name, where.siblingSettingsPaths);
+  const bundleShared = await isReferencedElsewhere(guard.name, where.siblingSettingsPaths, wiring);
   const removeBundle = bundlePresent && !bundleShared;
   return {
     ok: true,
@@ -97,14 +106,14 @@ async function planFor(
 
 function report(
   guard: GuardDefinition,
-  scope: string,
+  label: string, // `user scope`, `codex, user scope`
   where: ScopeLocations,
   plan: UninstallPlan,
   dryRun: boolean,
   io: CliIO,
 ): number {
   if (!plan.changes) {
-    say(io, `${guard.name} is not installed (${scope} scope); nothing changed`);
+    say(io, `${guard.name} is not installed (${label}); nothing changed`);
     return 0;
   }
   const settingsLine = {
@@ -116,17 +125,12 @@ function report(
     ? `  bundle   ${where.bundlePath} (removed)`
     : `  bundle   ${where.bundlePath} (${plan.bundleShared ? 'kept: another settings file in this folder uses it' : 'absent'})`;
   if (dryRun) {
-    say(
-      io,
-      `dry run: uninstall ${guard.name} (${scope} scope); nothing was written`,
-      settingsLine,
-      bundleLine,
-    );
+    say(io, `dry run: uninstall ${guard.name} (${label}); nothing was written`, settingsLine, bundleLine);
     if (plan.settings.exists && plan.action.action !== 'keep')
       say(io, diffLines(plan.settings.text, plan.action.action === 'write' ? plan.action.text : ''));
     return 0;
   }
-  say(io, `uninstalled ${guard.name} (${scope} scope)`, settingsLine, bundleLine);
+  say(io, `uninstalled ${guard.name} (${label})`, settingsLine, bundleLine);
   return 0;
 }
 
@@ -164,9 +168,10 @@ async function settingsActionFor(
   settings: SettingsFile,
   guardName: string,
   target: string,
+  wiring: HostWiring,
 ): Promise<SettingsAction> {
   if (!settings.exists) return { action: 'keep' };
-  const plan = planUninstall(settings.document, guardName);
+  const plan = wiring.planUninstall(settings.document, guardName);
   if (plan.removed === 0) return { action: 'keep' };
   const backup = await readFile(backupPathOf(target), 'utf8').catch(() => null);
   if (backup !== null && [plan.document, ...plan.alternatives].some((doc) => holdsDocument(backup, doc)))
@@ -186,11 +191,15 @@ function holdsDocument(text: string, document: SettingsDocument): boolean {
   }
 }
 
-async function isReferencedElsewhere(guardName: string, settingsPaths: string[]): Promise<boolean> {
+async function isReferencedElsewhere(
+  guardName: string,
+  settingsPaths: string[],
+  wiring: HostWiring,
+): Promise<boolean> {
   for (const path of settingsPaths) {
-    const read = await readSettings(path);
+    const read = await readHostSettings(path, wiring.shapeProblem);
     if (!read.ok) return true; // cannot tell: keep the bundle
-    if (read.value.exists && findOwnHandlers(read.value.document, guardName).length > 0) return true;
+    if (read.value.exists && wiring.findOwn(read.value.document, guardName).length > 0) return true;
   }
   return false;
 }

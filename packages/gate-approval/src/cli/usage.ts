@@ -10,14 +10,19 @@ interface CommandUsage {
 const scopesLine =
   'Scopes: --user ~/.claude/settings.json (default), --project .claude/settings.json, --local .claude/settings.local.json; a project scope is the top of the git work tree holding the current folder.';
 
+function hostsLine(guard: GuardDefinition): string {
+  return `--host claude (default), codex, gemini or copilot: the agent CLI whose configuration install writes${guard.matcher === 'Read' ? ' (codex has no file-read tool)' : ''}.`;
+}
+
 function sharedCommands(guard: GuardDefinition): Record<string, CommandUsage> {
   const strict = guard.strictMode ? ' [--strict]' : '';
   return {
     install: {
-      synopsis: `install [--user|--project|--local]${strict} [--dry-run]`,
+      synopsis: `install [--host NAME] [--user|--project|--local]${strict} [--dry-run]`,
       summary: `copy the hook bundle and add the ${guard.matcher} handler (default --user)`,
       details: [
         scopesLine,
+        hostsLine(guard),
         'A project handler names its bundle as ${CLAUDE_PROJECT_DIR}/.claude/hooks/…, so the committed entry runs in every clone.',
         '--dry-run prints the change as a diff and writes nothing.',
         ...(guard.strictMode
@@ -28,9 +33,9 @@ function sharedCommands(guard: GuardDefinition): Record<string, CommandUsage> {
       ],
     },
     uninstall: {
-      synopsis: 'uninstall [--user|--project|--local] [--dry-run]',
+      synopsis: 'uninstall [--host NAME] [--user|--project|--local] [--dry-run]',
       summary: "remove exactly this guard's handler and bundle",
-      details: [scopesLine, '--dry-run prints the change as a diff and writes nothing.'],
+      details: [scopesLine, hostsLine(guard), '--dry-run prints the change as a diff and writes nothing.'],
     },
     explain: {
       synopsis: `explain '<${guard.matcher === 'Read' ? 'file path' : 'command'}>' [--cwd DIR] [--json]`,
@@ -41,17 +46,21 @@ function sharedCommands(guard: GuardDefinition): Record<string, CommandUsage> {
       ],
     },
     doctor: {
-      synopsis: 'doctor [--user|--project|--local]',
+      synopsis: 'doctor [--host NAME] [--user|--project|--local]',
       summary: 'check the installation end to end',
       details: [
         scopesLine,
+        hostsLine(guard),
         'Runs the positive control through the installed command; exit 1 with the FAIL lines when anything is off, a guard wired twice (settings and a plugin) included.',
       ],
     },
     hook: {
-      synopsis: 'hook',
+      synopsis: 'hook [--host NAME]',
       summary: "run as the host's hook (payload on stdin)",
-      details: ['Reads one PreToolUse payload on stdin and answers as the hook bundle does.'],
+      details: [
+        'Reads one PreToolUse payload on stdin and answers as the hook bundle does.',
+        "--host NAME reads and answers in that host's dialect (default claude), as the installed command does.",
+      ],
     },
   };
 }
@@ -66,7 +75,7 @@ export function renderUsage(guard: GuardDefinition): string {
   for (const [command, entry] of Object.entries(guard.commands ?? {}))
     lines.push(`  ${name} ${command}   ${entry.summary}`);
   lines.push(`  ${name} <command> --help | --help | --version`, '');
-  lines.push(scopesLine);
+  lines.push(scopesLine, hostsLine(guard));
   if (guard.strictMode)
     lines.push(
       '--strict adds "onFailure": "block": a hook the host kills or that crashes then blocks the call.',

@@ -1,0 +1,3 @@
+import { describeHostScenarios } from './host-scenarios.ts';
+
+describeHostScenarios('codex');
