@@ -1,9 +1,9 @@
 import { extname, join } from 'node:path';
 import type { CliIO } from '../../guard.ts';
-import { findOwnHandlers, handlerTimeoutSeconds, planInstall, planUninstall } from '../handler.ts';
+import { handlerTimeoutSeconds, planInstall, planUninstall } from '../handler.ts';
 import type { HostWiring } from '../host-wiring.ts';
 import type { Scope, ScopeLocations } from '../scope.ts';
-import { eventListProblem } from './claude-wiring.ts';
+import { eventListProblem, matcherGroupEntries } from './claude-wiring.ts';
 import { checkCodexTrust } from './codex-trust.ts';
 import { hookCommand } from './shell-command.ts';
 
@@ -60,16 +60,7 @@ export const codexWiring: HostWiring = {
       { type: 'command', command: hookCommand(bundlePath, 'codex', false), timeout: handlerTimeoutSeconds },
     ),
   planUninstall: (document, guardName) => planUninstall(document, guardName),
-  findOwn: (document, guardName) =>
-    findOwnHandlers(document, guardName).map((place) => {
-      const handler = place.group.hooks[place.handlerIndex] as Record<string, unknown>;
-      return {
-        handler,
-        matcher: typeof place.group.matcher === 'string' ? place.group.matcher : undefined,
-        command: typeof handler.command === 'string' ? handler.command : undefined,
-        timeoutMs: typeof handler.timeout === 'number' ? handler.timeout * 1000 : undefined,
-      };
-    }),
+  findOwn: (document, guardName) => matcherGroupEntries(document, guardName, 'PreToolUse', 1000),
   afterInstall: (scope) => [
     'Codex CLI runs a hook only once you trust it, and skips it silently until then: review it with /hooks in',
     'an interactive codex session (or start `codex exec` with --dangerously-bypass-hook-trust).',

@@ -1,9 +1,9 @@
 import { extname, join } from 'node:path';
 import type { CliIO } from '../../guard.ts';
-import { findOwnHandlers, handlerTimeoutSeconds, planInstall, planUninstall } from '../handler.ts';
+import { handlerTimeoutSeconds, planInstall, planUninstall } from '../handler.ts';
 import type { HostWiring } from '../host-wiring.ts';
 import type { Scope, ScopeLocations } from '../scope.ts';
-import { eventListProblem } from './claude-wiring.ts';
+import { eventListProblem, matcherGroupEntries } from './claude-wiring.ts';
 import { hookCommand } from './shell-command.ts';
 
 // Gemini CLI 0.61.0: hooks.BeforeTool in settings.json, matcher groups on its own tool names, a
@@ -59,16 +59,7 @@ export const geminiWiring: HostWiring = {
       'BeforeTool',
     ),
   planUninstall: (document, guardName) => planUninstall(document, guardName, 'BeforeTool'),
-  findOwn: (document, guardName) =>
-    findOwnHandlers(document, guardName, 'BeforeTool').map((place) => {
-      const handler = place.group.hooks[place.handlerIndex] as Record<string, unknown>;
-      return {
-        handler,
-        matcher: typeof place.group.matcher === 'string' ? place.group.matcher : undefined,
-        command: typeof handler.command === 'string' ? handler.command : undefined,
-        timeoutMs: typeof handler.timeout === 'number' ? handler.timeout : undefined,
-      };
-    }),
+  findOwn: (document, guardName) => matcherGroupEntries(document, guardName, 'BeforeTool', 1),
   afterInstall: (scope) =>
     scope === 'project'
       ? [
