@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { onRequestBody } from '@kit/e2e/src/request-body.ts';
 
 /** One scripted model turn: a shell command the "model" asks the CLI to run, or a file it asks it to read. */
 export type ShellStep = { shell: string } | { read: string }; // make test | tail -5; /repo/src/Widget.cs
@@ -56,16 +57,7 @@ export async function startModelApi(dialect: ModelDialect, script: ShellStep[]):
   const requests: RecordedRequest[] = [];
   let counter = 0;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = raw;
-      try {
-        body = raw === '' ? null : JSON.parse(raw);
-      } catch {
-        // kept as text
-      }
+    onRequestBody(req, (body) => {
       const method = req.method ?? '';
       const path = (req.url ?? '').split('?')[0] ?? '';
       try {

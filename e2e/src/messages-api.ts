@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { onRequestBody } from './request-body.ts';
 
 /** One scripted model turn: the tool the "model" calls and its input. */
 export interface ToolCall {
@@ -70,16 +71,7 @@ export async function startMessagesApi(script: ToolCall[]): Promise<MessagesApi>
   let toolUseCounter = 0;
 
   const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = raw;
-      try {
-        body = raw === '' ? null : JSON.parse(raw);
-      } catch {
-        // kept as text: the log shows what it was
-      }
+    onRequestBody(req, (body) => {
       try {
         answer(req, res, body);
       } catch (error) {
