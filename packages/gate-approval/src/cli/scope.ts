@@ -67,3 +67,26 @@ export async function locate(
     siblingSettingsPaths: [scope === 'project' ? localSettings : projectSettings],
   };
 }
+
+/**
+ * Where a host that keeps its hooks in one folder puts them: `<dir>/<settingsFile>`, and the bundle
+ * in `<dir>/hooks/`. A project install is the current folder's (where the host is started), and its
+ * handler names the bundle by its absolute path.
+ */
+export function hostFolderLocations(
+  dir: string,
+  settingsFile: string,
+  guard: { name: string; bundle: string },
+  scope: Scope,
+  io: CliIO,
+): ScopeLocations {
+  const bundlePath = join(dir, 'hooks', `${guard.name}${extname(guard.bundle) || '.cjs'}`);
+  return {
+    scope,
+    projectDir: scope === 'user' ? null : io.cwd,
+    settingsPath: join(dir, settingsFile),
+    bundlePath,
+    handlerArg: bundlePath,
+    siblingSettingsPaths: [],
+  };
+}

@@ -1,8 +1,8 @@
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import type { CliIO } from '../../guard.ts';
 import { handlerTimeoutSeconds, planInstall, planUninstall } from '../handler.ts';
 import type { HostWiring } from '../host-wiring.ts';
-import type { Scope, ScopeLocations } from '../scope.ts';
+import { hostFolderLocations, type Scope, type ScopeLocations } from '../scope.ts';
 import { eventListProblem, matcherGroupEntries } from './claude-wiring.ts';
 import { checkCodexTrust } from './codex-trust.ts';
 import { hookCommand } from './shell-command.ts';
@@ -17,22 +17,14 @@ export function codexHome(io: CliIO): string {
   return fromEnv !== undefined && fromEnv !== '' ? fromEnv : join(io.home, '.codex');
 }
 
-// A project install goes in the folder the command runs in (where the host is started), and its
-// handler names the bundle by its absolute path.
 async function locateCodex(
   guard: { name: string; bundle: string },
   scope: Scope,
   io: CliIO,
 ): Promise<ScopeLocations> {
   const dir = scope === 'user' ? codexHome(io) : join(io.cwd, '.codex');
-  const bundlePath = join(dir, 'hooks', `${guard.name}${extname(guard.bundle) || '.cjs'}`);
   return {
-    scope,
-    projectDir: scope === 'user' ? null : io.cwd,
-    settingsPath: join(dir, 'hooks.json'),
-    bundlePath,
-    handlerArg: bundlePath,
-    siblingSettingsPaths: [],
+    ...hostFolderLocations(dir, 'hooks.json', guard, scope, io),
     // $CODEX_HOME may be a folder the user named and made: uninstall leaves it, empty or not.
     ...(scope === 'user' ? { keepSettingsFolder: true } : {}),
   };

@@ -1,8 +1,8 @@
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import type { CliIO } from '../../guard.ts';
 import { handlerTimeoutSeconds, planInstall, planUninstall } from '../handler.ts';
 import type { HostWiring } from '../host-wiring.ts';
-import type { Scope, ScopeLocations } from '../scope.ts';
+import { hostFolderLocations, type Scope, type ScopeLocations } from '../scope.ts';
 import { eventListProblem, matcherGroupEntries } from './claude-wiring.ts';
 import { hookCommand } from './shell-command.ts';
 
@@ -11,23 +11,18 @@ import { hookCommand } from './shell-command.ts';
 // Any exit code but 0, 1 and 2 with text on stderr blocks the call (a missing node is 127), so the
 // command is wrapped to fail open.
 
-// A project install goes in the folder the command runs in (where the host is started), and its
-// handler names the bundle by its absolute path.
 async function locateGemini(
   guard: { name: string; bundle: string },
   scope: Scope,
   io: CliIO,
 ): Promise<ScopeLocations> {
-  const dir = join(scope === 'user' ? io.home : io.cwd, '.gemini');
-  const bundlePath = join(dir, 'hooks', `${guard.name}${extname(guard.bundle) || '.cjs'}`);
-  return {
+  return hostFolderLocations(
+    join(scope === 'user' ? io.home : io.cwd, '.gemini'),
+    'settings.json',
+    guard,
     scope,
-    projectDir: scope === 'user' ? null : io.cwd,
-    settingsPath: join(dir, 'settings.json'),
-    bundlePath,
-    handlerArg: bundlePath,
-    siblingSettingsPaths: [],
-  };
+    io,
+  );
 }
 
 /** The Gemini CLI tool each kit matcher stands for. */
