@@ -111,18 +111,30 @@ export const embedMvdanAsText: EsbuildPlugin = embedMvdanAsData();
  * Turns the built bundle into its shipped form: @kit/fail-open's bundle loader, then the bundle's
  * code (the body) as base64 in the `body` section, then the other sections (mvdan-sh's packed
  * source). The loader compiles the body under the bundle's name with Node's compile cache on, so
- * that the cache can keep it compiled (packages/fail-open/src/bundle-loader.ts).
+ * that the cache can keep it compiled (packages/fail-open/src/bundle-loader.ts). With a verdict
+ * server, the loader is its front, and the socket it asks is named by a hash of the body and the
+ * sections: a changed bundle never talks to a server of another.
  */
-const wrapInLoader = (sections: Sections): TsupPlugin => ({
+const wrapInLoader = (sections: Sections, verdictServer: boolean): TsupPlugin => ({
   name: 'kit-wrap-in-loader',
   renderChunk(code, chunk) {
     if (!chunk.path.endsWith('.cjs')) return undefined;
     const data: [string, string][] = [['body', Buffer.from(code, 'utf8').toString('base64')], ...sections];
-    return {
-      code: `${bundleLoaderSource}${data.map(([name, text]) => `${sectionMarker(name)}${text}*/\n`).join('')}`,
-    };
+    const text = data.map(([name, encoded]) => `${sectionMarker(name)}${encoded}*/\n`).join('');
+    const contentHash = createHash('sha256').update(text).digest('hex').slice(0, 16);
+    return { code: `${bundleLoaderSource(verdictServer ? contentHash : undefined)}${text}` };
   },
 });
+
+/** How hookBundle builds. */
+export interface HookBundleOptions {
+  /**
+   * The bundle's front asks a per-user verdict server, which is this bundle started once and kept
+   * warm, before it answers in process (@kit/fail-open's runHook, bundle-loader.ts). Only for an
+   * entry that calls runHook: the front reads stdin and hands it to runHook. Default false.
+   */
+  verdictServer?: boolean;
+}
 
 /**
  * A guard's hook bundle: one self-contained, minified CommonJS file with every dependency inlined,
@@ -131,7 +143,7 @@ const wrapInLoader = (sections: Sections): TsupPlugin => ({
  * every tool call. mvdan-sh rides along as data (see embedMvdanAsData), and the whole bundle behind
  * a loader that lets Node's compile cache keep it (see wrapInLoader).
  */
-export const hookBundle = (entry: Record<string, string>): Options => {
+export const hookBundle = (entry: Record<string, string>, options: HookBundleOptions = {}): Options => {
   const sections: Sections = new Map();
   return {
     ...common,
@@ -143,7 +155,7 @@ export const hookBundle = (entry: Record<string, string>): Options => {
     minify: true,
     noExternal: [/.*/],
     esbuildPlugins: [embedMvdanAsData(sections)],
-    plugins: [wrapInLoader(sections)],
+    plugins: [wrapInLoader(sections, options.verdictServer === true)],
     outExtension: () => ({ js: '.cjs' }),
   };
 };

@@ -5,6 +5,8 @@
 # hook-process and packaging tests once more on Node 24 (scripts/test-node-24.sh).
 source "$(dirname "$0")/bootstrap.sh"
 pnpm lint
+# Verdict servers the hook processes start (bundle-loader.ts) end soon after the suite stops calling them.
+export KIT_HOOKS_SERVER_IDLE_SECONDS="${KIT_HOOKS_SERVER_IDLE_SECONDS:-20}"
 status=0
 pnpm turbo run build typecheck check:package test --output-logs=errors-only --log-order=grouped --concurrency=1 || status=$?
 bash scripts/test-node-24.sh || status=1

@@ -13,6 +13,6 @@ const withLiterals = (options: Options): Options => ({
 const config: Options[] = [
   withLiterals(library(['src/index.ts'])),
   withLiterals(bin(['src/cli.ts'])),
-  withLiterals(hookBundle({ hook: 'src/hook.ts' })),
+  withLiterals(hookBundle({ hook: 'src/hook.ts' }, { verdictServer: true })),
 ];
 export default config;

@@ -5,6 +5,6 @@ import { bin, hookBundle, library } from '../../tsup.base.ts';
 const config: Options[] = [
   library(['src/index.ts']),
   bin(['src/cli.ts']),
-  hookBundle({ hook: 'src/hook.ts' }),
+  hookBundle({ hook: 'src/hook.ts' }, { verdictServer: true }),
 ];
 export default config;

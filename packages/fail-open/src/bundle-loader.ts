@@ -1,67 +1,435 @@
-// The text of the loader at the head of every kit hook bundle (hookBundle in the workspace's
-// tsup.base.ts puts it there, then the sections). Kept as text, not as code: the build copies it
-// into each bundle as it is, also from the preset @kit/shell-segments/bundle packages. It holds no
-// backslash, backtick or placeholder, so the template below carries it verbatim.
+// The loader at the head of every kit hook bundle (hookBundle in the workspace's tsup.base.ts puts it
+// there, then the sections). It is written here as functions so that TypeScript checks it, and
+// shipped as their text: `bundleLoaderSource` prints them into the bundle, where they run before,
+// and usually instead of, the bundle's own code. So each function below is self-contained: it
+// uses nothing but its parameters and Node's globals, and what it loads it loads through `load`
+// (a bare `require` would be rewritten by the bundler that builds this module).
 
-/** The loader's source: it compiles the bundle's body from its comment with Node's compile cache on. */
-export const bundleLoaderSource: string = `'use strict';
-// The start of every kit hook bundle (hookBundle in tsup.base.ts appends the sections). The
-// bundle's code (the body) rides below this loader in a comment, the body section: V8 skips a
-// comment for a fraction of what compiling the same code costs. The loader turns Node's compile
-// cache on (Node 22 and later) in the user's own cache folder, then compiles the body under this
-// file's name, so that the cache keeps its compiled form between calls. Node keys that cache by its
-// version, V8's flags and a hash of the body's text, and checks its own data: a cache made under
-// other flags, for another body or damaged is not used, and nothing but the body's own text ever
-// runs. Where the folder is not the user's own, or cannot be made, the body compiles as it would
-// have inline. Nothing here may throw but the body itself.
-const fs = require('node:fs');
+/** What the loader hands the bundle's body, under `Symbol.for('kit-hooks.front')` on globalThis. */
+export type FrontHandoff =
+  | {
+      mode: 'call'; // answer this call in process
+      stdin: FrontStdin; // the payload as the front read it
+      fields: Record<string, string>; // for the trace line: which path answered, and why not the server
+    }
+  | {
+      mode: 'serve'; // this process is the verdict server
+      folder: string; // the per-user folder, checked: owned by the user, mode 0700
+      socket: string; // the socket path to take over
+      key: string; // what a request must name: bundle hash, node version, arguments
+      idleMs: number; // the quiet period after which the server exits
+    };
 
-const bodyMarker = '/*kit-hook-section:body:';
+/** The payload as the front read it: runHook's StdinOutcome, built without importing it. */
+export type FrontStdin =
+  | { ok: true; value: string }
+  | {
+      ok: false;
+      reason: 'stdin-too-large' | 'stdin-timeout' | 'stdin-error';
+      message: string;
+      partial: string;
+    };
 
-// os.tmpdir()'s POSIX rule, without loading node:os on every call (about 1.5 ms).
-function tempFolder() {
-  if (process.platform === 'win32') return require('node:os').tmpdir();
-  const env = process.env;
-  const named = env.TMPDIR || env.TMP || env.TEMP || '/tmp';
-  return named.length > 1 && named.endsWith('/') ? named.slice(0, -1) : named;
-}
+/** The name of the global the loader hands over on. */
+export const frontHandoffName = 'kit-hooks.front';
 
-// The cache is used only in a folder no other user could have written to.
-function ownCacheFolder() {
-  try {
-    const temp = tempFolder();
-    if (!temp.startsWith('/') && process.platform !== 'win32') return undefined; // a relative TMPDIR
-    const uid = typeof process.getuid === 'function' ? process.getuid() : null;
-    const folder = require('node:path').join(temp, 'kit-code-cache-' + (uid === null ? 'user' : uid));
-    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-    const stat = fs.lstatSync(folder);
-    if (!stat.isDirectory()) return undefined;
-    if (uid !== null && (stat.uid !== uid || (stat.mode & 0o022) !== 0)) return undefined;
-    return folder;
-  } catch {
-    return undefined;
+/** The argument that turns a bundle into its verdict server (the front removes it before the body runs). */
+export const serveArgument = '--kit-serve-verdicts';
+
+/** The argument that makes a bundle print its verdict server's state as one JSON line, and nothing else. */
+export const serverStatusArgument = '--kit-server-status';
+
+type Load = (id: string) => unknown;
+type CompilingModule = { _compile: (source: string, filename: string) => void };
+
+/**
+ * The plain loader: it turns Node's compile cache on (Node 22 and later) in the user's own cache
+ * folder, then compiles the bundle's body from its comment under this file's name, so that the
+ * cache keeps its compiled form between calls. Node keys that cache by its version, V8's flags and
+ * a hash of the body's text, and checks its own data: a cache made under other flags, for another
+ * body or damaged is not used, and nothing but the body's own text ever runs. Where the folder is
+ * not the user's own, or cannot be made, the body compiles as it would have inline. Nothing here
+ * may throw but the body itself.
+ */
+function plainLoader(load: Load, self: CompilingModule, file: string): void {
+  const fs = load('node:fs') as typeof import('node:fs');
+  const bodyMarker = '/*kit-hook-section:body:';
+  // os.tmpdir()'s POSIX rule, without loading node:os on every call (about 1.5 ms).
+  const tempFolder = (): string => {
+    if (process.platform === 'win32') return (load('node:os') as typeof import('node:os')).tmpdir();
+    const env = process.env;
+    const named = env.TMPDIR || env.TMP || env.TEMP || '/tmp';
+    return named.length > 1 && named.endsWith('/') ? named.slice(0, -1) : named;
+  };
+  // The cache is used only in a folder no other user could have written to.
+  const ownCacheFolder = (): string | undefined => {
+    try {
+      const temp = tempFolder();
+      if (!temp.startsWith('/') && process.platform !== 'win32') return undefined; // a relative TMPDIR
+      const uid = typeof process.getuid === 'function' ? process.getuid() : null;
+      const folder = `${temp}/kit-code-cache-${uid === null ? 'user' : uid}`;
+      fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+      const stat = fs.lstatSync(folder);
+      if (!stat.isDirectory()) return undefined;
+      if (uid !== null && (stat.uid !== uid || (stat.mode & 0o022) !== 0)) return undefined;
+      return folder;
+    } catch {
+      return undefined;
+    }
+  };
+  const { enableCompileCache } = load('node:module') as { enableCompileCache?: (dir: string) => unknown };
+  const folder = typeof enableCompileCache === 'function' ? ownCacheFolder() : undefined; // Node before 22.1: none
+  if (folder !== undefined) {
+    try {
+      enableCompileCache?.(folder);
+    } catch {
+      // no compile cache: the body compiles as usual
+    }
   }
-}
-
-function enableCache() {
-  const { enableCompileCache } = require('node:module');
-  if (typeof enableCompileCache !== 'function') return; // Node before 22.1
-  const folder = ownCacheFolder();
-  if (folder === undefined) return;
-  try {
-    enableCompileCache(folder);
-  } catch {
-    // no compile cache: the body compiles as usual
-  }
-}
-
-function readBody() {
-  const text = fs.readFileSync(__filename, 'latin1');
+  const text = fs.readFileSync(file, 'latin1');
   const start = text.lastIndexOf(bodyMarker) + bodyMarker.length;
-  return Buffer.from(text.slice(start, text.indexOf('*/', start)), 'base64').toString('utf8');
+  const body = Buffer.from(text.slice(start, text.indexOf('*/', start)), 'base64').toString('utf8');
+  // The body runs as this module: its require, __filename and module are this file's own.
+  self._compile(body, file);
 }
 
-enableCache();
-// The body runs as this module: its require, __filename and module are this file's own.
-module._compile(readBody(), __filename);
-`;
+/**
+ * The front of a bundle built with a verdict server (hookBundle's `verdictServer`). It reads the
+ * payload, then asks the user's verdict server for the answer over a Unix socket, and writes the
+ * reply as its own. The server is this same bundle, started once, holding the guard and mvdan-sh
+ * warm. On any doubt (no server, a stale or foreign socket, no reply within the bound, a reply
+ * that is not one) the body runs here, as it would without a server, with the payload handed over.
+ * The first call that finds no server starts one, detached. Never throws.
+ */
+function verdictServerFront(
+  load: Load,
+  self: CompilingModule,
+  file: string,
+  contentHash: string,
+  runBody: (load: Load, self: CompilingModule, file: string) => void,
+): void {
+  const fs = load('node:fs') as typeof import('node:fs');
+  const handoffKey = Symbol.for('kit-hooks.front');
+  const maxStdinBytes = 4 * 1024 * 1024; // runHook's defaults: a larger payload or a slower one is
+  const stdinBudgetMs = 3000; // the body's to judge, as it would be without a server
+  // A warm round trip is about 1 ms; past this the server is taken for hung (one bounded wait).
+  const replyBoundMs = 40;
+  const startingFreshMs = 10_000; // a start marker younger than this: a server is on its way
+  const defaultIdleSeconds = 600;
+  const args = process.argv.slice(2);
+  const serving = args[0] === '--kit-serve-verdicts';
+  if (serving) process.argv.splice(2, 1); // the server's body sees the arguments of its callers
+  const callArgs = serving ? args.slice(1) : args;
+  const env = process.env;
+
+  const handOver = (handoff: FrontHandoff): void => {
+    (globalThis as Record<symbol, unknown>)[handoffKey] = handoff;
+    runBody(load, self, file);
+  };
+
+  // FNV-1a, 32 bits: a short stable name for the arguments and V8's flags, without node:crypto.
+  const shortHash = (text: string): string => {
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) {
+      hash ^= text.charCodeAt(i);
+      hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    return hash.toString(16).padStart(8, '0');
+  };
+
+  // Where this bundle's server listens, or why no server can be used from here.
+  type Place = { folder: string; socket: string; key: string; uid: number } | { refused: string };
+  const place = (): Place => {
+    if (process.platform === 'win32' || typeof process.getuid !== 'function')
+      return { refused: 'unsupported' };
+    const switchValue = (env.KIT_HOOKS_SERVER ?? '').trim().toLowerCase();
+    if (['off', '0', 'false', 'no', 'disabled'].includes(switchValue)) return { refused: 'off' };
+    const named = env.TMPDIR || env.TMP || env.TEMP || '/tmp';
+    const temp = named.length > 1 && named.endsWith('/') ? named.slice(0, -1) : named;
+    if (!temp.startsWith('/')) return { refused: 'relative-temp' };
+    const uid = process.getuid();
+    const folder = `${temp}/kit-hooks-${uid}`;
+    const flags = JSON.stringify([callArgs, process.execArgv, env.NODE_OPTIONS ?? '']);
+    const key = `${contentHash}-${process.version}-${shortHash(flags)}`;
+    const socket = `${folder}/${key}.sock`;
+    if (Buffer.byteLength(socket) > 100) return { refused: 'long-path' }; // sun_path holds 104-108 bytes
+    return { folder, socket, key, uid };
+  };
+
+  // The folder is the user's own, and no one else may enter it: then only the user reaches the socket.
+  const folderProblem = (folder: string, uid: number): string | null => {
+    let stat: import('node:fs').Stats;
+    try {
+      stat = fs.lstatSync(folder);
+    } catch {
+      return 'none';
+    }
+    if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) return 'unsafe-folder';
+    return null;
+  };
+
+  const startServer = (folder: string, socket: string, uid: number): void => {
+    try {
+      fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+      if (folderProblem(folder, uid) !== null) return;
+      const starting = `${socket}.starting`;
+      try {
+        fs.closeSync(fs.openSync(starting, 'wx', 0o600));
+      } catch {
+        // Another call is starting one, unless its marker is old (that start failed): then this one does.
+        if (Date.now() - fs.lstatSync(starting).mtimeMs < startingFreshMs) return;
+        const now = new Date();
+        fs.utimesSync(starting, now, now);
+      }
+      const { spawn } = load('node:child_process') as typeof import('node:child_process');
+      const child = spawn(
+        process.execPath,
+        [...process.execArgv, file, '--kit-serve-verdicts', ...callArgs],
+        {
+          cwd: folder,
+          detached: true,
+          stdio: 'ignore',
+          env,
+        },
+      );
+      child.on('error', () => undefined);
+      child.unref();
+    } catch {
+      // no server this time: the next call that finds none tries again
+    }
+  };
+
+  // What the server replied, if it is a reply of this bundle's server.
+  type Reply = { stdout: string; stderr: string; exitCode: 0 | 2 } | { problem: string };
+  const readReply = (text: string, key: string): Reply => {
+    let reply: unknown;
+    try {
+      reply = JSON.parse(text);
+    } catch {
+      return { problem: 'malformed' };
+    }
+    if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) return { problem: 'malformed' };
+    const fields = reply as Record<string, unknown>;
+    if (fields.key !== key) return { problem: 'wrong-version' };
+    if (typeof fields.doubt === 'string') return { problem: 'server-doubt' };
+    const { stdout, stderr, exitCode } = fields;
+    if (typeof stdout !== 'string' || typeof stderr !== 'string' || (exitCode !== 0 && exitCode !== 2)) {
+      return { problem: 'malformed' };
+    }
+    return { stdout, stderr, exitCode };
+  };
+
+  const ask = (
+    payload: string,
+    answered: (reply: { stdout: string; stderr: string; exitCode: 0 | 2 }) => void,
+    fallBack: (why: string) => void,
+  ): void => {
+    const where = place();
+    if ('refused' in where) {
+      fallBack(where.refused);
+      return;
+    }
+    const { folder, socket, key, uid } = where;
+    const problem = folderProblem(folder, uid);
+    if (problem === 'none') {
+      startServer(folder, socket, uid);
+      fallBack('none');
+      return;
+    }
+    if (problem !== null) {
+      fallBack(problem); // never start a server in, or change, a folder that is not safe
+      return;
+    }
+    let socketStat: import('node:fs').Stats;
+    try {
+      socketStat = fs.lstatSync(socket);
+    } catch {
+      startServer(folder, socket, uid);
+      fallBack('none');
+      return;
+    }
+    if (!socketStat.isSocket() || socketStat.uid !== uid) {
+      startServer(folder, socket, uid); // a new server takes the name over
+      fallBack('not-a-socket');
+      return;
+    }
+    const hungMarker = `${socket}.hung`;
+    try {
+      // existsSync first: it does not throw, and almost every call finds no marker.
+      if (fs.existsSync(hungMarker) && fs.readFileSync(hungMarker, 'utf8') === String(socketStat.ino)) {
+        // Not asked again until replaced; the call that found it hung started the replacement.
+        if (Date.now() - fs.lstatSync(hungMarker).mtimeMs > startingFreshMs) startServer(folder, socket, uid);
+        fallBack('hung');
+        return;
+      }
+    } catch {
+      // no marker: the server is not known to be hung
+    }
+    let cwd: string;
+    try {
+      cwd = process.cwd();
+    } catch {
+      fallBack('no-cwd');
+      return;
+    }
+    const umask = process.umask(0o077);
+    process.umask(umask);
+    const request = `${JSON.stringify({ v: 1, key, args: callArgs, cwd, umask, env, stdin: payload })}\n`;
+
+    const net = load('node:net') as typeof import('node:net');
+    let settled = false;
+    const chunks: Buffer[] = [];
+    const connection = net.connect(socket);
+    const settle = (finish: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      connection.destroy();
+      finish();
+    };
+    const timer = setTimeout(() => {
+      settle(() => {
+        try {
+          fs.writeFileSync(hungMarker, String(socketStat.ino), { mode: 0o600 });
+        } catch {
+          // unmarked: the next call waits once more
+        }
+        startServer(folder, socket, uid);
+        fallBack('hung');
+      });
+    }, replyBoundMs);
+    connection.on('connect', () => connection.end(request));
+    connection.on('data', (chunk: Buffer) => chunks.push(chunk));
+    connection.on('end', () => {
+      settle(() => {
+        const reply = readReply(Buffer.concat(chunks).toString('utf8'), key);
+        if ('problem' in reply) fallBack(reply.problem);
+        else answered(reply);
+      });
+    });
+    connection.on('error', (error: NodeJS.ErrnoException) => {
+      settle(() => {
+        if (error.code === 'ECONNREFUSED' || error.code === 'ENOENT') {
+          startServer(folder, socket, uid); // a socket no server holds: a new one replaces it
+          fallBack('stale');
+        } else {
+          fallBack('error');
+        }
+      });
+    });
+  };
+
+  const readStdin = (done: (stdin: FrontStdin) => void): void => {
+    const stream = process.stdin;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const text = (): string => {
+      const decoded = Buffer.concat(chunks).toString('utf8');
+      return decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+    };
+    const settle = (stdin: FrontStdin, release: boolean): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      stream.removeAllListeners('data');
+      stream.on('error', () => undefined);
+      if (release) {
+        stream.pause();
+        stream.destroy();
+      }
+      done(stdin);
+    };
+    const giveUp = (reason: 'stdin-too-large' | 'stdin-timeout' | 'stdin-error', message: string): void =>
+      settle({ ok: false, reason, message, partial: text() }, true);
+    const timer = setTimeout(
+      () => giveUp('stdin-timeout', 'stdin did not end by the deadline'),
+      stdinBudgetMs,
+    );
+    timer.unref();
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxStdinBytes) {
+        chunks.push(chunk.subarray(0, chunk.length - (size - maxStdinBytes)));
+        giveUp('stdin-too-large', `more than ${maxStdinBytes} bytes`);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    stream.once('end', () => settle({ ok: true, value: text() }, false));
+    stream.once('error', () => giveUp('stdin-error', 'the stream failed'));
+    stream.once('close', () =>
+      settle(
+        { ok: false, reason: 'stdin-error', message: 'the stream closed before its end', partial: text() },
+        false,
+      ),
+    );
+  };
+
+  if (serving) {
+    const where = place();
+    if ('refused' in where) return; // a server cannot run from here: end quietly
+    const idleSeconds = Number(env.KIT_HOOKS_SERVER_IDLE_SECONDS);
+    const idleMs =
+      1000 * (Number.isFinite(idleSeconds) && idleSeconds > 0 ? idleSeconds : defaultIdleSeconds);
+    try {
+      fs.mkdirSync(where.folder, { recursive: true, mode: 0o700 });
+    } catch {
+      // judged just below: a folder that is not there, or not safe, ends the server
+    }
+    if (folderProblem(where.folder, where.uid) !== null) return;
+    handOver({ mode: 'serve', folder: where.folder, socket: where.socket, key: where.key, idleMs });
+    return;
+  }
+
+  if (args[0] === '--kit-server-status') {
+    const where = place();
+    const socket = 'refused' in where ? null : where.socket;
+    const state =
+      'refused' in where
+        ? where.refused
+        : (folderProblem(where.folder, where.uid) ?? (fs.existsSync(where.socket) ? 'listening' : 'none'));
+    process.stdout.write(`${JSON.stringify({ server: state, socket })}\n`);
+    return;
+  }
+
+  readStdin((stdin) => {
+    const inProcess = (why: string): void =>
+      handOver({ mode: 'call', stdin, fields: { path: 'in-process', server: why } });
+    if (!stdin.ok) {
+      inProcess('stdin');
+      return;
+    }
+    let done = false;
+    ask(
+      stdin.value,
+      (reply) => {
+        if (done) return;
+        done = true;
+        process.stdout.on('error', () => undefined); // a host that stopped reading: nothing to tell it
+        process.stderr.on('error', () => undefined);
+        if (reply.stdout !== '') process.stdout.write(reply.stdout);
+        if (reply.stderr !== '') process.stderr.write(reply.stderr);
+        process.exitCode = reply.exitCode;
+      },
+      (why) => {
+        if (done) return;
+        done = true;
+        inProcess(why);
+      },
+    );
+  });
+}
+
+/**
+ * The loader's source, as hookBundle puts it at the head of a bundle. With a `contentHash` (of the
+ * bundle's body and sections) it is the verdict-server front, whose socket that hash names, so an
+ * upgraded bundle never talks to an old server; without one, the plain loader.
+ */
+export function bundleLoaderSource(contentHash?: string): string {
+  const call =
+    contentHash === undefined
+      ? `(${plainLoader.toString()})(require, module, __filename);`
+      : `(${verdictServerFront.toString()})(require, module, __filename, ${JSON.stringify(contentHash)}, ${plainLoader.toString()});`;
+  return `'use strict';\n// The kit's hook bundle loader: packages/fail-open/src/bundle-loader.ts. The body rides below in a comment.\n${call}\n`;
+}

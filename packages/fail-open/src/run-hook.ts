@@ -1,7 +1,10 @@
+import { Writable } from 'node:stream';
+import { takeFrontHandoff } from './front-handoff.ts';
 import { isJsonObject } from './json.ts';
-import { readBoundedText } from './read-stdin.ts';
+import { readBoundedText, type StdinOutcome } from './read-stdin.ts';
 import type { Evaluate, FailCause, HookOutput, HookRuntime, RunHookOptions } from './runtime-types.ts';
 import { appendTrace, mergeTraceFields, type TraceFields } from './trace.ts';
+import { type ServerRequest, serveVerdicts } from './verdict-server.ts';
 import { writeOutput } from './write-output.ts';
 
 const defaultMaxStdinBytes = 4 * 1024 * 1024;
@@ -19,12 +22,30 @@ type Decision<V> = { ok: true; value: V } | { ok: false; reason: FailCause };
  * failure is no opinion (exit 0, nothing written) unless `onFailOpen` returns a verdict. Sets
  * `process.exitCode` (when writing to the real process streams) and never calls `process.exit()`
  * before the output is flushed. Never rejects.
+ *
+ * In a bundle built with a verdict server (hookBundle's `verdictServer`), the bundle's front has
+ * read stdin already and hands it over; in the process the front started as the server, runHook
+ * serves calls with this same evaluate and these options until the server's quiet period ends.
  */
 export async function runHook<I, V, L extends string>(
   // NoInfer: the protocol alone says what a verdict is, so a literal verdict keeps its literal kind.
   evaluate: Evaluate<I, NoInfer<V>>,
   options: RunHookOptions<I, V, L>,
 ): Promise<HookOutput<L>> {
+  if (options.stdin === undefined && options.stdinRead === undefined) {
+    const handoff = takeFrontHandoff();
+    if (handoff?.mode === 'serve') {
+      await serveVerdicts(
+        handoff,
+        (request) => runHook(evaluate, servedCall(options, request)),
+        options.warmUp,
+      );
+      return noOpinion('served');
+    }
+    if (handoff?.mode === 'call') {
+      return runHook(evaluate, { ...options, stdinRead: handoff.stdin, traceFields: handoff.fields });
+    }
+  }
   const startedAt = Date.now();
   // process.hrtime, not performance.now(): the `performance` global loads perf_hooks (~1 ms).
   const startedTick = process.hrtime.bigint();
@@ -75,7 +96,7 @@ export async function runHook<I, V, L extends string>(
       verdict: output.verdict,
       ...(recordedCause === undefined ? {} : { cause: recordedCause }),
       ms: Math.round(Number(process.hrtime.bigint() - startedTick) / 1e5) / 10,
-      ...mergeTraceFields([...notes, output.fields]),
+      ...mergeTraceFields([options.traceFields, ...notes, output.fields]),
     });
   }
 
@@ -93,11 +114,10 @@ async function decide<I, V, L extends string>(
   runtime: HookRuntime,
   noteTool: (name: string | null) => void,
 ): Promise<Decision<V>> {
-  const stdin = await readBoundedText(
-    options.stdin ?? process.stdin,
-    options.maxStdinBytes ?? defaultMaxStdinBytes,
-    runtime.deadline,
-  );
+  const maxBytes = options.maxStdinBytes ?? defaultMaxStdinBytes;
+  const stdin = options.stdinRead
+    ? withinSize(options.stdinRead, maxBytes)
+    : await readBoundedText(options.stdin ?? process.stdin, maxBytes, runtime.deadline);
   runtime.raw = stdin.ok ? stdin.value : stdin.partial;
   if (!stdin.ok) return { ok: false, reason: stdin.reason };
 
@@ -122,6 +142,33 @@ async function decide<I, V, L extends string>(
   // budget bounds only what may never end: stdin, and a promise that has not settled.
   if (!isThenable(returned)) return { ok: true, value: returned };
   return settleBeforeDeadline(returned, runtime.deadline);
+}
+
+// Stdin read by someone else (the bundle's front, a server's caller) still meets this call's size bound.
+function withinSize(stdin: StdinOutcome, maxBytes: number): StdinOutcome {
+  if (!stdin.ok || Buffer.byteLength(stdin.value, 'utf8') <= maxBytes) return stdin;
+  const bytes = Buffer.from(stdin.value, 'utf8');
+  const partial = bytes.subarray(0, maxBytes).toString('utf8');
+  return { ok: false, reason: 'stdin-too-large', message: `more than ${maxBytes} bytes`, partial };
+}
+
+// One call a verdict server answers: the caller's payload and environment, its output captured.
+function servedCall<I, V, L extends string>(
+  options: RunHookOptions<I, V, L>,
+  request: ServerRequest,
+): RunHookOptions<I, V, L> {
+  return {
+    ...options,
+    stdinRead: { ok: true, value: request.stdin },
+    env: request.env,
+    stdout: discard(),
+    stderr: discard(),
+    traceFields: { path: 'server' },
+  };
+}
+
+function discard(): NodeJS.WritableStream {
+  return new Writable({ write: (_chunk, _encoding, done) => done() });
 }
 
 function settleBeforeDeadline<V>(pending: PromiseLike<V>, deadline: number): Promise<Decision<V>> {
@@ -197,6 +244,6 @@ function isThenable<V>(value: V | Promise<V>): value is Promise<V> {
   );
 }
 
-function noOpinion(cause: FailCause): HookOutput<never> {
+function noOpinion(cause: FailCause | 'served'): HookOutput<never> {
   return { stdout: '', stderr: '', exitCode: 0, verdict: 'none', cause };
 }

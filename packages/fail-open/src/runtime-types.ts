@@ -1,4 +1,5 @@
 import type { JsonObject } from './json.ts';
+import type { StdinOutcome } from './read-stdin.ts';
 import type { TraceFields } from './trace.ts';
 
 /**
@@ -74,6 +75,16 @@ export interface RunHookOptions<I, V, L extends string = string> {
    * Default: no opinion. A throw from it is no opinion too.
    */
   onFailOpen?: (cause: FailCause, runtime: HookRuntime) => V | undefined;
+  /**
+   * Runs in a verdict server before it takes calls (the server is the bundle, started once and kept
+   * warm: hookBundle's `verdictServer`): load what the first call would load, mvdan-sh's parser for
+   * a Bash guard. A throw is ignored.
+   */
+  warmUp?: () => unknown;
+  /** Stdin already read to its end, or why not (the bundle's front, a server's caller); replaces reading `stdin`. */
+  stdinRead?: StdinOutcome;
+  /** Named fields this call's trace line starts from (the bundle's front says which path answered). */
+  traceFields?: TraceFields;
   stdin?: NodeJS.ReadableStream; // for tests; default process.stdin
   stdout?: NodeJS.WritableStream; // for tests; default process.stdout
   stderr?: NodeJS.WritableStream; // for tests; default process.stderr

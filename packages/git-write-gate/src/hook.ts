@@ -1,5 +1,6 @@
 import { runHook } from '@kit/fail-open';
-import { protocolFromArgs } from '@kit/gate-approval';
+import { bashPayload, protocolFromArgs } from '@kit/gate-approval';
+import { parse } from '@kit/shell-segments';
 import { realContext } from './context.ts';
 import { evaluate } from './evaluate.ts';
 import { onFailOpen } from './strict-policy.ts';
@@ -7,9 +8,17 @@ import { guardName } from './reasons.ts';
 
 // The bundle entry (dist/hook.cjs), started for every Bash call: it imports neither guard.ts nor
 // the CLI. runHook never rejects; onFailOpen is the strict policy for a payload it cannot read.
-// The host is the installed command's `--host NAME` (Claude Code without one).
+// In the verdict server (the same bundle, kept warm), warmUp loads mvdan-sh and compiles the parse
+// path before the first call: the server's own folder is no managed repository, so evaluate alone
+// would not parse. The host is the installed command's `--host NAME` (Claude Code without one).
+const warmUpCommand = 'cd app && git add -A && git commit -m "wip" | tail -3; gh pr create --fill';
+
 void runHook((input, runtime) => evaluate(input, realContext(runtime)), {
   guard: guardName,
   protocol: protocolFromArgs(process.argv.slice(2)),
   onFailOpen,
+  warmUp: () => {
+    parse(warmUpCommand);
+    evaluate(bashPayload(warmUpCommand), realContext({ env: process.env, raw: '' }));
+  },
 });

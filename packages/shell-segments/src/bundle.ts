@@ -5,5 +5,7 @@
 // bundle's own code rides behind a loader that uses Node's compile cache.
 /** A guard's hook bundle for tsup: one minified CommonJS file with every dependency inlined, mvdan-sh as packed data. */
 export { hookBundle } from '../../../tsup.base.ts';
+/** hookBundle's options: `verdictServer` puts the verdict-server front before the body. */
+export type { HookBundleOptions } from '../../../tsup.base.ts';
 /** The esbuild plugin inside hookBundle, for a build of your own: require-mvdan.cjs becomes mvdan-sh's packed source. */
 export { embedMvdanAsText } from '../../../tsup.base.ts';

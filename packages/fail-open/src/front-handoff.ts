@@ -1,0 +1,22 @@
+import { type FrontHandoff, frontHandoffName } from './bundle-loader.ts';
+import { isJsonObject } from './json.ts';
+
+/**
+ * What the bundle's front handed this process (see bundle-loader.ts), taken once: a later runHook
+ * in the same process reads stdin itself. Undefined outside a bundle built with a verdict server.
+ */
+export function takeFrontHandoff(): FrontHandoff | undefined {
+  const key = Symbol.for(frontHandoffName);
+  const global = globalThis as Record<symbol, unknown>;
+  const handoff = global[key];
+  if (handoff === undefined) return undefined;
+  delete global[key];
+  if (!isJsonObject(handoff)) return undefined;
+  if (handoff.mode === 'call' && isJsonObject(handoff.stdin) && isJsonObject(handoff.fields)) {
+    return handoff as FrontHandoff;
+  }
+  if (handoff.mode === 'serve' && typeof handoff.socket === 'string' && typeof handoff.key === 'string') {
+    return handoff as FrontHandoff;
+  }
+  return undefined;
+}

@@ -1,0 +1,206 @@
+import { chmodSync, lstatSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
+import { isJsonObject } from './json.ts';
+import type { HookOutput } from './runtime-types.ts';
+
+/** Where the server listens and what it answers to, as the bundle's front worked it out. */
+export interface ServePlace {
+  socket: string; // the socket path to take over
+  key: string; // what every request must name: bundle hash, node version, arguments
+  idleMs: number; // the quiet period after which the server exits
+}
+
+/** One call, as the front sent it: what the hook process would have had. */
+export interface ServerRequest {
+  cwd: string;
+  env: Record<string, string>;
+  umask: number;
+  stdin: string; // the payload, read to its end within the front's bounds
+}
+
+/** The answer to one request: what the hook process would have written, and its exit status. */
+export type AnswerRequest = (request: ServerRequest) => Promise<HookOutput>;
+
+const maxRequestBytes = 16 * 1024 * 1024; // a 4 MiB payload and its environment, with room
+const probeBoundMs = 500; // a server that holds the name must answer a ping within this
+const ownershipCheckMs = 1000; // how often the server checks the socket path is still its own
+
+/**
+ * Runs the verdict server until its quiet period passes or another server takes its name. Warms
+ * the guard first, then takes the socket over unless a healthy server already holds it (a ping it
+ * answers, not marked hung): it listens on a name of its own and renames that onto the socket,
+ * which replaces a stale or hung one at once. Calls are answered one at a time, each in the
+ * process state of the call (cwd, environment, umask), so that a verdict depends on nothing the
+ * server saw before.
+ */
+export async function serveVerdicts(
+  place: ServePlace,
+  answer: AnswerRequest,
+  warmUp?: () => unknown,
+): Promise<void> {
+  const starting = `${place.socket}.starting`;
+  try {
+    try {
+      await warmUp?.();
+    } catch {
+      // a warm-up that fails leaves the first call to warm the guard
+    }
+    if (await holdsHealthyServer(place)) return;
+    await listen(place, answer, () => rmSync(starting, { force: true }));
+  } finally {
+    rmSync(starting, { force: true });
+  }
+}
+
+async function holdsHealthyServer(place: ServePlace): Promise<boolean> {
+  let ino: number;
+  try {
+    ino = lstatSync(place.socket).ino;
+  } catch {
+    return false;
+  }
+  try {
+    if (readFileSync(`${place.socket}.hung`, 'utf8') === String(ino)) return false;
+  } catch {
+    // not marked hung
+  }
+  const reply = await exchange(place.socket, { v: 1, key: place.key, ping: true }, probeBoundMs);
+  return isJsonObject(reply) && reply.key === place.key;
+}
+
+function exchange(socket: string, request: unknown, boundMs: number): Promise<unknown> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const connection = connect(socket);
+    const finish = (value: unknown): void => {
+      clearTimeout(timer);
+      connection.destroy();
+      resolve(value);
+    };
+    const timer = setTimeout(() => finish(undefined), boundMs);
+    connection.on('connect', () => connection.end(`${JSON.stringify(request)}\n`));
+    connection.on('data', (chunk: Buffer) => chunks.push(chunk));
+    connection.on('end', () => {
+      try {
+        finish(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch {
+        finish(undefined);
+      }
+    });
+    connection.on('error', () => finish(undefined));
+  });
+}
+
+function listen(place: ServePlace, answer: AnswerRequest, onListening: () => void): Promise<void> {
+  return new Promise((resolve) => {
+    let queue: Promise<void> = Promise.resolve();
+    let ownIno = -1;
+    let stopping = false;
+    const server = createServer({ allowHalfOpen: true }, (connection) => {
+      idle.refresh();
+      readRequest(connection, (request) => {
+        if (request === null) return void connection.destroy();
+        if (request === 'ping') return void connection.end(`${JSON.stringify({ key: place.key })}\n`);
+        queue = queue.then(() => answerOne(connection, request));
+      });
+    });
+    const answerOne = async (connection: Socket, request: ServerRequest): Promise<void> => {
+      if (connection.destroyed) return; // the call gave up waiting and answered itself
+      const reply = await answerInCallState(request, answer);
+      idle.refresh();
+      connection.on('error', () => undefined);
+      connection.end(`${JSON.stringify({ key: place.key, ...reply })}\n`);
+    };
+    const stop = (): void => {
+      if (stopping) return;
+      stopping = true;
+      clearTimeout(idle);
+      clearInterval(ownership);
+      server.close();
+      if (ownsName()) rmSync(place.socket, { force: true });
+      void queue.then(() => resolve());
+    };
+    const ownsName = (): boolean => {
+      try {
+        return lstatSync(place.socket).ino === ownIno;
+      } catch {
+        return false;
+      }
+    };
+    const idle = setTimeout(stop, place.idleMs);
+    // Unref'd: the listening server and the idle timer keep the process alive, this does not.
+    const ownership = setInterval(() => {
+      if (!ownsName()) stop(); // replaced (a newer server, or a hung mark acted on) or removed
+    }, ownershipCheckMs);
+    ownership.unref();
+
+    const ownName = `${place.socket}.${process.pid}.new`;
+    rmSync(ownName, { force: true });
+    server.on('error', stop);
+    server.listen(ownName, () => {
+      try {
+        chmodSync(ownName, 0o600);
+        renameSync(ownName, place.socket);
+        ownIno = lstatSync(place.socket).ino;
+        rmSync(`${place.socket}.hung`, { force: true });
+      } catch {
+        stop();
+        return;
+      }
+      onListening();
+    });
+  });
+}
+
+// One request per connection, ended by the caller's half-close. null: not a request to answer.
+function readRequest(connection: Socket, received: (request: ServerRequest | 'ping' | null) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  connection.on('error', () => undefined);
+  connection.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxRequestBytes) {
+      connection.removeAllListeners('end');
+      received(null);
+      return;
+    }
+    chunks.push(chunk);
+  });
+  connection.on('end', () => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return received(null);
+    }
+    received(toRequest(parsed));
+  });
+}
+
+function toRequest(value: unknown): ServerRequest | 'ping' | null {
+  if (!isJsonObject(value) || value.v !== 1) return null;
+  if (value.ping === true) return 'ping';
+  const { cwd, env, umask, stdin } = value;
+  if (typeof cwd !== 'string' || typeof stdin !== 'string' || typeof umask !== 'number') return null;
+  if (!isJsonObject(env) || !Object.values(env).every((entry) => typeof entry === 'string')) return null;
+  return { cwd, env: env as Record<string, string>, umask, stdin };
+}
+
+type Reply = { stdout: string; stderr: string; exitCode: 0 | 2 } | { doubt: string };
+
+// The server takes on the call's cwd, environment and umask, as the hook process would have had
+// them: a relative path, os.tmpdir() or a file the guard writes resolve as they would there.
+async function answerInCallState(request: ServerRequest, answer: AnswerRequest): Promise<Reply> {
+  try {
+    process.chdir(request.cwd);
+  } catch {
+    return { doubt: 'cwd' }; // the call's folder is gone: the hook, in process, judges that itself
+  }
+  for (const name of Object.keys(process.env)) {
+    if (!Object.hasOwn(request.env, name)) delete process.env[name];
+  }
+  Object.assign(process.env, request.env);
+  process.umask(request.umask);
+  const output = await answer(request);
+  return { stdout: output.stdout, stderr: output.stderr, exitCode: output.exitCode };
+}
