@@ -8,7 +8,7 @@ pnpm lint
 # Verdict servers the hook processes start (bundle-loader.ts) end soon after the suite stops calling them.
 export KIT_HOOKS_SERVER_IDLE_SECONDS="${KIT_HOOKS_SERVER_IDLE_SECONDS:-20}"
 status=0
-pnpm turbo run build typecheck check:package test --output-logs=errors-only --log-order=grouped --concurrency=1 || status=$?
+pnpm turbo run build typecheck check:package test --output-logs=errors-only --log-order=grouped --concurrency=1 --continue || status=$?
 bash scripts/test-node-24.sh || status=1
 node scripts/test-summary.mjs
 exit "$status"

@@ -55,8 +55,9 @@ export function filesBelow(dir: string): string[] {
       (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
         .filter((entry) => entry.isFile())
         .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
-        // Node's compile cache for the hook bundle (Node 22.1+) is the kit's, not the guard's marker.
-        .filter((file) => !file.startsWith('kit-code-cache-'))
+        // Node's compile cache for the hook bundle (Node 22.1+) and the verdict server's folder are
+        // the kit runtime's, not the guard's markers.
+        .filter((file) => !file.startsWith('kit-code-cache-') && !file.startsWith('kit-hooks-'))
         .sort()
     );
   } catch {

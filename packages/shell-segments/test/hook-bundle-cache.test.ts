@@ -80,7 +80,7 @@ const cacheFilesIn = (temp: string): string[] => {
 
 test('the bundle carries its code and mvdan-sh as data after the loader, not as code', () => {
   const text = readFileSync(hook, 'utf8');
-  expect(text.startsWith("'use strict';\n// The start of every kit hook bundle")).toBe(true);
+  expect(text.startsWith("'use strict';\n// The kit's hook bundle loader")).toBe(true);
   expect(text).toMatch(
     /\n\/\*kit-hook-section:body:[A-Za-z0-9+/=]+\*\/\n\/\*kit-hook-section:mvdan-sh:[A-Za-z0-9+/=]+\*\/\n$/,
   );

@@ -15,6 +15,7 @@ export interface ParserLoad {
 /**
  * Runs a hook file with a probe preloaded (`--require`) that records, at exit, whether mvdan-sh was
  * started and which of the parse path's builtins were loaded: the common path must load neither.
+ * The call answers in process (KIT_HOOKS_SERVER=off), the path whose loads this probe can see.
  */
 export function runWithParserProbe(
   file: string,
@@ -22,7 +23,8 @@ export function runWithParserProbe(
   options: Omit<HookRunOptions, 'nodeArgs'> = {},
 ): { run: HookRun; load: ParserLoad } {
   const out = join(tempDir('kit-parser-probe'), 'load.json');
-  const env = { ...(options.env ?? hookEnv()), PARSER_PROBE_OUT: out };
+  // In process: with a verdict server the call is answered there, and this process loads nothing.
+  const env = { ...(options.env ?? hookEnv()), PARSER_PROBE_OUT: out, KIT_HOOKS_SERVER: 'off' };
   const run = runHookFile(file, stdin, { ...options, env, nodeArgs: ['--require', probe] });
   return { run, load: JSON.parse(readFileSync(out, 'utf8')) as ParserLoad };
 }

@@ -18,6 +18,7 @@ import {
 } from './plugins.ts';
 import { expandProjectDir, findProjectDir } from './project-dir.ts';
 import { runPositiveControl } from './positive-control.ts';
+import { verdictServerCheck } from './server-status.ts';
 import { locate, type Scope, type ScopeLocations, scopeFlags, scopeFromFlags } from './scope.ts';
 import { readSettings } from './settings-file.ts';
 
@@ -147,6 +148,14 @@ async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO
         io,
         hostEnv: { CLAUDE_PROJECT_DIR: projectDir },
       }),
+      // After the control, which starts a server where there was none.
+      await verdictServerCheck({
+        command,
+        args: runArgs,
+        env: { ...io.env, CLAUDE_PROJECT_DIR: projectDir },
+        cwd: projectDir,
+        io,
+      }),
     );
   if (handler.onFailure === 'block' && checks.some((check) => !check.ok))
     checks.push({
@@ -185,6 +194,13 @@ async function checkPlugin(
       timeoutMs: handler.timeout * 1000,
       io,
       hostEnv: { CLAUDE_PROJECT_DIR: projectDir, CLAUDE_PLUGIN_ROOT: plugin.installPath ?? '' },
+    }),
+    await verdictServerCheck({
+      command: handler.command,
+      args: handler.args,
+      env: { ...io.env, CLAUDE_PROJECT_DIR: projectDir, CLAUDE_PLUGIN_ROOT: plugin.installPath ?? '' },
+      cwd: projectDir,
+      io,
     }),
   );
   return checks;

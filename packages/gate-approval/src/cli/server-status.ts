@@ -1,0 +1,97 @@
+import { isJsonObject } from '@kit/fail-open';
+import type { CliIO } from '../guard.ts';
+import type { Check } from './doctor.ts';
+import { runProcess } from './run-process.ts';
+
+/** How the host starts the installed hook, as doctor found it. */
+export interface ServerProbe {
+  command: string; // 'node'
+  args: string[]; // [bundle, ...the installed arguments]
+  env: Record<string, string | undefined>;
+  cwd: string;
+  io: CliIO;
+}
+
+const statusArgument = '--kit-server-status'; // @kit/fail-open's bundle-loader.ts: serverStatusArgument
+const probeTimeoutMs = 5000;
+const pingBoundMs = 1000;
+
+/**
+ * doctor's verdict-server line: the installed bundle, run as the host runs it with
+ * `--kit-server-status`, names its socket and whether it may use one; a listening socket is then
+ * pinged with the bundle's key. Never a failure: without a server every call answers in process.
+ */
+export async function verdictServerCheck(probe: ServerProbe): Promise<Check> {
+  const run = await runProcess(
+    probe.command,
+    [...probe.args, statusArgument],
+    '',
+    probe.env,
+    probe.cwd,
+    probeTimeoutMs,
+  );
+  let status: unknown;
+  try {
+    status = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '');
+  } catch {
+    status = undefined;
+  }
+  if (!isJsonObject(status) || typeof status.server !== 'string')
+    return { ok: true, text: 'verdict server: this bundle has none (every call answers in process)' };
+  const socket = typeof status.socket === 'string' ? status.socket : null;
+  const key = typeof status.key === 'string' ? status.key : null;
+  switch (status.server) {
+    case 'off':
+      return { ok: true, text: 'verdict server: off (KIT_HOOKS_SERVER=off): every call answers in process' };
+    case 'unsupported':
+      return { ok: true, text: 'verdict server: not used on this platform: every call answers in process' };
+    case 'unsafe-folder':
+      return {
+        ok: true,
+        warn: true,
+        text: `verdict server: not used: the folder of ${socket} is not yours alone (owner and mode 0700 are checked): every call answers in process`,
+      };
+    case 'none':
+      return { ok: true, text: `verdict server: not running; the next call starts one at ${socket}` };
+    case 'listening': {
+      const answers = socket !== null && key !== null && (await pingServer(socket, key));
+      return answers
+        ? { ok: true, text: `verdict server: answering at ${socket}` }
+        : {
+            ok: true,
+            warn: true,
+            text: `verdict server: ${socket} does not answer; calls answer in process until a new server replaces it`,
+          };
+    }
+    default:
+      return { ok: true, text: `verdict server: not used (${status.server}): every call answers in process` };
+  }
+}
+
+async function pingServer(socket: string, key: string): Promise<boolean> {
+  const { connect } = await import('node:net');
+  return new Promise((resolve) => {
+    let reply = '';
+    const connection = connect(socket);
+    const finish = (answers: boolean): void => {
+      clearTimeout(timer);
+      connection.destroy();
+      resolve(answers);
+    };
+    const timer = setTimeout(() => finish(false), pingBoundMs);
+    connection.setEncoding('utf8');
+    connection.on('connect', () => connection.end(`${JSON.stringify({ v: 1, key, ping: true })}\n`));
+    connection.on('data', (chunk: string) => {
+      reply += chunk;
+    });
+    connection.on('end', () => {
+      try {
+        const parsed: unknown = JSON.parse(reply);
+        finish(isJsonObject(parsed) && parsed.key === key);
+      } catch {
+        finish(false);
+      }
+    });
+    connection.on('error', () => finish(false));
+  });
+}
