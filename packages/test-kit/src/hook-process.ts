@@ -48,6 +48,7 @@ export function installedHandler(settingsFile: string, matcher: string): Install
 // Every variable a kit hook reads: a test states the ones it wants, the runner's own never leak in
 // (a developer's shell inside Claude Code has CLAUDE_PROJECT_DIR, a CI may set a switch).
 const kitVariables = [
+  'KIT_HOOKS_SERVER',
   'KIT_HOOKS_TRACE',
   'CLAUDE_PROJECT_DIR',
   'TAGOUT_HOOKS_STRICT',
@@ -65,11 +66,16 @@ export function hookNode(): string {
   return process.env.KIT_TEST_NODE || process.execPath;
 }
 
-/** The test runner's environment without the kit's variables, plus `extra`. */
+/**
+ * The test runner's environment without the kit's variables, plus `extra`. The verdict server is
+ * off (`KIT_HOOKS_SERVER=off`) unless `extra` turns it on: a test's own TMPDIR would start a server
+ * of its own on every test, and the server's path is tested where it is the subject (fail-open's
+ * verdict-server tests, e2e).
+ */
 export function hookEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const name of kitVariables) delete env[name];
-  return { ...env, ...extra };
+  return { ...env, KIT_HOOKS_SERVER: 'off', ...extra };
 }
 
 /**

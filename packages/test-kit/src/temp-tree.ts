@@ -56,7 +56,8 @@ export function writeTree(root: string, tree: Tree): void {
 }
 
 function removeWhenDone(dir: string): void {
-  const remove = (): void => rmSync(dir, { recursive: true, force: true });
+  // Retried: a process the test started (a verdict server warming up) may still be writing there.
+  const remove = (): void => rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   try {
     onTestFinished(remove);
   } catch {
