@@ -15,6 +15,8 @@ export interface ParserLoad {
 /**
  * Runs a hook file with a probe preloaded (`--require`) that records, at exit, whether mvdan-sh was
  * started and which of the parse path's builtins were loaded: the common path must load neither.
+ * The verdict server is off unless `options.env` names KIT_HOOKS_SERVER: a warm server would answer
+ * in its own process, and this one would load nothing whatever the command.
  */
 export function runWithParserProbe(
   file: string,
@@ -22,7 +24,8 @@ export function runWithParserProbe(
   options: Omit<HookRunOptions, 'nodeArgs'> = {},
 ): { run: HookRun; load: ParserLoad } {
   const out = join(tempDir('kit-parser-probe'), 'load.json');
-  const env = { ...(options.env ?? hookEnv()), PARSER_PROBE_OUT: out };
+  const given = options.env ?? hookEnv();
+  const env = { ...given, KIT_HOOKS_SERVER: options.env?.KIT_HOOKS_SERVER ?? 'off', PARSER_PROBE_OUT: out };
   const run = runHookFile(file, stdin, { ...options, env, nodeArgs: ['--require', probe] });
   return { run, load: JSON.parse(readFileSync(out, 'utf8')) as ParserLoad };
 }
