@@ -1,6 +1,9 @@
 // A load-independent view of the same classes: instructions executed per spawn, counted by valgrind's
 // callgrind (about 20x slower than a real run, so a few runs only). Wall time on a shared machine
-// drifts with the load; the instruction count of one spawn barely moves.
+// drifts with the load; the instruction count of one spawn barely moves. Each kit class is counted
+// with its verdict server (started and warmed outside callgrind: the count is the client's alone,
+// the process the host spawns, which reads the payload, asks the server and writes its reply; the
+// server's own work runs outside callgrind) and with KIT_HOOKS_SERVER=off (all of it in process).
 //   node src/instructions.mjs [--node 24] [--runs 1] [--no-peer] [--out results/instructions.json]
 // --node picks the binary the floor and the hooks run under: this machine's node by default, any
 // other major from the same npm cache run.mjs uses (--node-cache DIR).
@@ -16,13 +19,16 @@ import {
   commandLabel,
   defineClasses,
   guards,
-  hasLoadedParser,
   installGuard,
   makeScratchProject,
   readOption,
   replaceInstalledBundle,
   spawnArgsFor,
+  stopServers,
+  traceLinesFrom,
+  traceSize,
   verdictOf,
+  waitForServer,
 } from './scratch.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -79,30 +85,59 @@ function main() {
     const floor = [];
     const results = [];
     rows.forEach((row, index) => {
-      const temp = join(scratch.temp, String(index));
-      const env = benchEnv(scratch, temp, { codeCache, nodeDir });
-      const spawn = spawnArgsFor(row.handler, node.binary);
-      // A plain run first: it answers the verdict and writes any code cache the hook keeps.
-      const warm = spawnSync(spawn.command, spawn.args, {
-        input: row.input(),
-        env,
-        cwd: scratch.project,
-        encoding: 'utf8',
-      });
-      const counts = [];
-      for (let i = 0; i < runs; i++) {
-        floor.push(countInstructions(node.binary, [scratch.floorScript], row.input(), env, scratch.project));
-        counts.push(countInstructions(spawn.command, spawn.args, row.input(), env, scratch.project));
+      for (const mode of row.kind === 'kit' ? ['server', 'off'] : ['peer']) {
+        const temp = join(scratch.temp, `${index}${mode[0]}`);
+        const trace = join(scratch.base, `trace-${index}${mode[0]}.jsonl`);
+        const env = benchEnv(scratch, temp, { codeCache, nodeDir, trace, server: mode !== 'off' });
+        const spawn = spawnArgsFor(row.handler, node.binary);
+        const call = () =>
+          spawnSync(spawn.command, spawn.args, {
+            input: row.input(),
+            env,
+            cwd: scratch.project,
+            encoding: 'utf8',
+          });
+        // A plain run first: it answers the verdict, writes any code cache the hook keeps and, with
+        // the server on, starts the server, which is then waited for (outside callgrind).
+        const warm = call();
+        const ready = mode === 'server' ? waitForServer(call, trace).answered : undefined;
+        const from = traceSize(trace);
+        const counts = [];
+        for (let i = 0; i < runs; i++) {
+          floor.push(
+            countInstructions(node.binary, [scratch.floorScript], row.input(), env, scratch.project),
+          );
+          counts.push(countInstructions(spawn.command, spawn.args, row.input(), env, scratch.project));
+        }
+        // Which path answered the counted calls: a client slowed 20x by callgrind may pass the
+        // front's reply bound and answer in process (then the count is of that path).
+        const lines = traceLinesFrom(trace, from);
+        const paths = {};
+        for (const line of lines) {
+          const key = line.path === 'in-process' && line.server ? `in-process (${line.server})` : line.path;
+          if (key !== undefined) paths[key] = (paths[key] ?? 0) + 1;
+        }
+        results.push({
+          class: row.id,
+          kind: row.kind,
+          mode,
+          verdict: verdictOf(warm),
+          parserLoaded:
+            row.kind === 'kit'
+              ? lines.some((line) => line.parser === true)
+                ? true
+                : lines.some((line) => line.parser === false)
+                  ? false
+                  : undefined
+              : undefined,
+          ...(ready === undefined ? {} : { serverReady: ready }),
+          paths,
+          instructions: median(counts),
+          budget: row.kind === 'kit' ? budgets.class : undefined,
+        });
       }
-      results.push({
-        class: row.id,
-        kind: row.kind,
-        verdict: verdictOf(warm),
-        parserLoaded: row.kind === 'kit' && codeCache ? hasLoadedParser(temp) : undefined,
-        instructions: median(counts),
-        budget: row.kind === 'kit' ? budgets.class : undefined,
-      });
     });
+    stopServers(scratch);
     const floorCount = median(floor);
     for (const r of results) r.ratio = Math.round((r.instructions / floorCount) * 100) / 100;
     const report = {
@@ -120,17 +155,23 @@ function main() {
       `floor (bare node reading stdin): ${(floorCount / 1e6).toFixed(1)} M instructions\n\n`,
     );
     process.stdout.write(
-      '| class | verdict | parser | M instructions | ratio | budget |\n|---|---|---|---:|---:|---:|\n',
+      '| class | mode | verdict | parser | path | M instructions | ratio | budget |\n|---|---|---|---|---|---:|---:|---:|\n',
     );
     for (const r of results) {
-      const parser = r.parserLoaded === undefined ? '—' : r.parserLoaded ? 'loaded' : 'not loaded';
+      const parser = r.parserLoaded === undefined ? '—' : r.parserLoaded ? 'needed' : 'not needed';
       const budget = r.budget === undefined ? '—' : `${r.budget}×`;
+      const paths =
+        Object.entries(r.paths)
+          .map(([path, n]) => `${path} ${n}`)
+          .join(', ') || '—';
+      const mode = { server: 'server (client only)', off: 'server off', peer: '—' }[r.mode];
       process.stdout.write(
-        `| ${r.class.replaceAll('|', '\\|')} | ${r.verdict} | ${parser} | ${(r.instructions / 1e6).toFixed(1)} | ${r.ratio}× | ${budget} |\n`,
+        `| ${r.class.replaceAll('|', '\\|')} | ${mode} | ${r.verdict} | ${parser} | ${paths} | ${(r.instructions / 1e6).toFixed(1)} | ${r.ratio}× | ${budget} |\n`,
       );
     }
     process.stdout.write(`\nJSON: ${out}\n`);
   } finally {
+    stopServers(scratch);
     rmSync(scratch.base, { recursive: true, force: true });
   }
 }

@@ -23,18 +23,21 @@ import {
   bashPayload,
   benchEnv,
   budgets,
-  clearCodeCache,
   commandLabel,
   defineClasses,
   guards,
-  hasLoadedParser,
   installGuard,
   makeScratchProject,
   readOption,
   readTrace,
   replaceInstalledBundle,
+  serverPids,
   spawnArgsFor,
+  stopServers,
+  traceLinesFrom,
+  traceSize,
   verdictOf,
+  waitForServer,
 } from './scratch.mjs';
 import { measureSegments } from './segments.mjs';
 
@@ -91,16 +94,79 @@ const yieldToSignals = () => new Promise((resolve) => setImmediate(resolve));
 const md = (text) => String(text).replaceAll('|', '\\|');
 
 /**
- * One row measured under one node: its own TMPDIR (so the parser check sees only its own calls)
- * and trace file, the argv that runs the handler under that node, and its samples.
+ * One row measured under one node in one mode: its own TMPDIR (so a verdict server it starts, and
+ * what it leaves there, are its own) and trace file, the argv that runs the handler under that node,
+ * and its samples. `mode` is `server` (the verdict server on: the warm path a user gets after the
+ * first call), `off` (KIT_HOOKS_SERVER=off: every call in process, what the first call pays), or
+ * `peer` (cc-safety-net, which has no server). The server wait calls with a trace file of its own.
  */
-function makeCell(scratch, node, key, handler) {
-  const temp = join(scratch.temp, `node-${node.major}`, key);
-  const trace = tracing ? join(scratch.base, 'trace', `node-${node.major}`, `${key}.jsonl`) : undefined;
-  if (trace !== undefined) mkdirSync(dirname(trace), { recursive: true });
-  const env = benchEnv(scratch, temp, { codeCache, nodeDir: nodeDirOf(node.binary), trace });
-  return { temp, trace, env, spawn: spawnArgsFor(handler, node.binary), samples: [] };
+function makeCell(scratch, node, key, handler, mode) {
+  // Short: the verdict server's socket path (TMPDIR/kit-hooks-<uid>/<hash>-<version>-<flags>.sock)
+  // must fit a Unix socket's 100 or so bytes, or the hook never asks a server (`long-path`).
+  const temp = join(scratch.temp, `${node.major}${key}${mode[0]}`);
+  const traceDir = join(scratch.base, 'trace', `node-${node.major}`);
+  mkdirSync(traceDir, { recursive: true });
+  const trace = tracing ? join(traceDir, `${key}-${mode}.jsonl`) : undefined;
+  const options = { codeCache, nodeDir: nodeDirOf(node.binary), server: mode !== 'off' };
+  const env = benchEnv(scratch, temp, { ...options, trace });
+  const waitTrace = join(traceDir, `${key}-${mode}.wait.jsonl`);
+  const waitEnv = benchEnv(scratch, temp, { ...options, trace: waitTrace });
+  return {
+    mode,
+    temp,
+    trace,
+    env,
+    waitTrace,
+    waitEnv,
+    spawn: spawnArgsFor(handler, node.binary),
+    samples: [],
+    verdicts: {},
+  };
 }
+
+/** The modes a row is measured in: a kit class with its verdict server and without; the peer as it is. */
+const modesOf = (row) => (row.kind === 'kit' ? ['server', 'off'] : ['peer']);
+
+/** Counts one verdict in a cell, and keeps the first stderr of an unexpected answer. */
+function noteVerdict(cell, result) {
+  const verdict = verdictOf(result);
+  cell.verdicts[verdict] = (cell.verdicts[verdict] ?? 0) + 1;
+  if (verdict.startsWith('other') && cell.stderr === undefined) cell.stderr = result.stderr.slice(0, 400);
+}
+
+/** A cell's verdict: the one it always answered, else every one it gave with its count. */
+function verdictText(cell) {
+  const seen = Object.keys(cell.verdicts);
+  if (seen.length === 1) return seen[0];
+  return `mixed(${seen.map((v) => `${v} ${cell.verdicts[v]}`).join(', ')})`;
+}
+
+/**
+ * Waits, for each verdict-server cell, until its hook is answered by the server (bounded): the
+ * first call started one, which takes a few hundred ms to warm. Says which did not get there.
+ */
+function warmServers(cells, scratch, input) {
+  let waited = 0;
+  for (const cell of cells) {
+    if (cell.mode !== 'server') continue;
+    const call = () =>
+      spawnSync(cell.spawn.command, cell.spawn.args, {
+        input: input(),
+        env: cell.waitEnv,
+        cwd: scratch.project,
+        encoding: 'utf8',
+      });
+    const outcome = waitForServer(call, cell.waitTrace, serverWaitMs);
+    waited += outcome.calls;
+    cell.serverReady = outcome.answered;
+    if (!outcome.answered)
+      say(`bench: ${cell.label}: no answer from its verdict server within ${serverWaitMs} ms`);
+  }
+  return waited;
+}
+
+// How long the bench waits for a class's verdict server to answer before it times that class anyway.
+const serverWaitMs = 5000;
 
 async function main() {
   const resolved = resolveNodes(majors, cacheDir, say);
@@ -113,10 +179,11 @@ async function main() {
   if (peer.skipped !== undefined) say(`bench: the peer cc-safety-net skipped: ${peer.skipped}`);
 
   const scratch = makeScratchProject();
-  // A run stopped by hand still removes its scratch project: the loops below yield to the event
-  // loop after each row, where this handler runs.
+  // A run stopped by hand still ends its verdict servers and removes its scratch project: the
+  // loops below yield to the event loop after each row, where this handler runs.
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.once(signal, () => {
+      stopServers(scratch);
       rmSync(scratch.base, { recursive: true, force: true });
       process.exit(130);
     });
@@ -145,11 +212,16 @@ async function main() {
       }
     }
     rows.forEach((row, index) => {
-      row.cells = new Map(
-        nodes.map((node) => [node.major, makeCell(scratch, node, `row-${index}`, row.handler)]),
-      );
+      row.cells = new Map();
+      for (const node of nodes) {
+        for (const mode of modesOf(row)) {
+          const cell = makeCell(scratch, node, `r${index}`, row.handler, mode);
+          cell.label = `Node ${node.major}: ${row.id}`;
+          row.cells.set(`${node.major}:${mode}`, cell);
+        }
+      }
     });
-    const cellOf = (row, node) => row.cells.get(node.major);
+    const cellOf = (row, node, mode) => row.cells.get(`${node.major}:${mode}`);
     const floorSamples = new Map(nodes.map((n) => [n.major, []]));
     const floorEnv = new Map(
       nodes.map((n) => [
@@ -161,31 +233,39 @@ async function main() {
       timeSpawn(node.binary, [scratch.floorScript], input, floorEnv.get(node.major), scratch.project);
 
     // One warm-up round first: it fills the OS file cache and any code cache the bundles keep, and
-    // records each verdict and whether the parser was loaded. Then the timed rounds, interleaved:
-    // for each row, each node's floor then that node's hook, so every node sees the same load.
+    // its server-mode calls start each class's verdict server. Then, before any timed call, each
+    // server-mode class is called until its server answers. Then the timed rounds, interleaved: for
+    // each row, each node's floor then that node's hook in each mode, so every number sees the same load.
     const started = Date.now();
     const loadBefore = loadavg();
     for (let round = -1; round < runs; round++) {
       for (const row of rows) {
         for (const node of nodes) {
-          const cell = cellOf(row, node);
           const input = row.input();
           const floor = floorOf(node, input);
-          const hook = timeSpawn(cell.spawn.command, cell.spawn.args, input, cell.env, scratch.project);
-          if (round < 0) {
-            cell.verdict = verdictOf(hook.result);
-            cell.parser = codeCache ? hasLoadedParser(cell.temp) : undefined;
-            if (cell.verdict.startsWith('other')) cell.stderr = hook.result.stderr.slice(0, 400);
-            continue;
+          if (round >= 0) floorSamples.get(node.major).push(floor.ms);
+          for (const mode of modesOf(row)) {
+            const cell = cellOf(row, node, mode);
+            const hook = timeSpawn(cell.spawn.command, cell.spawn.args, input, cell.env, scratch.project);
+            noteVerdict(cell, hook.result);
+            if (round >= 0) cell.samples.push(hook.ms);
           }
-          floorSamples.get(node.major).push(floor.ms);
-          cell.samples.push(hook.ms);
         }
         await yieldToSignals();
       }
-      if (round === -1) say(`bench: warm-up round done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      if (round === -1) {
+        const all = rows.flatMap((row) => [...row.cells.values()]);
+        const calls = warmServersOfRows(rows, scratch);
+        // The path column counts the timed rounds only: the warm-up's lines (the first call, in
+        // process) are dropped.
+        for (const cell of all) if (cell.trace !== undefined) writeFileSync(cell.trace, '');
+        say(
+          `bench: warm-up round done in ${((Date.now() - started) / 1000).toFixed(0)} s (${calls} calls until every verdict server answered)`,
+        );
+      }
     }
     const loadAfterClasses = loadavg();
+    const classServers = stopServers(scratch);
 
     const sample = sampleRealCommands(corpusFile, corpusSize);
     if (sample.skipped !== undefined) say(`bench: corpus mean skipped: ${sample.skipped}`);
@@ -194,6 +274,10 @@ async function main() {
         ? await measureCorpus(scratch, nodes, handlers, peer, sample, floorOf)
         : undefined;
     const loadAfter = loadavg();
+    const corpusServers = stopServers(scratch);
+    const serversLeft = serverPids(scratch).length;
+    if (serversLeft > 0)
+      say(`bench: ${serversLeft} verdict server(s) still running after the bench stopped them`);
 
     const segments = await measureSegments(root);
     const report = {
@@ -211,6 +295,7 @@ async function main() {
         benchNode: process.version,
       },
       budgets: { ...budgets, peer: 'no class slower than the peer on the same payload', on: 'Node 24' },
+      servers: { classes: classServers, corpus: corpusServers, leftRunning: serversLeft },
       peer:
         peer.handler === undefined
           ? { name: 'cc-safety-net', skipped: peer.skipped }
@@ -238,49 +323,77 @@ async function main() {
 
     for (const n of report.nodes) {
       for (const r of n.classes) {
-        if (r.expected !== 'any' && r.verdict !== r.expected) {
-          // A hook that answers wrongly is measured on the wrong path: a broken setup, not a number.
-          process.stderr.write(
-            `bench: Node ${n.major}: ${r.class} answered ${r.verdict}, expected ${r.expected}\n`,
-          );
-          if (r.stderr) process.stderr.write(`  its stderr: ${r.stderr}\n`);
-          process.exitCode = 1;
+        for (const [mode, verdict] of [
+          ['server', r.verdict],
+          ['off', r.off.verdict],
+        ]) {
+          if (r.expected !== 'any' && verdict !== r.expected) {
+            // A hook that answers wrongly is measured on the wrong path: a broken setup, not a number.
+            process.stderr.write(
+              `bench: Node ${n.major}: ${r.class} (${mode}) answered ${verdict}, expected ${r.expected}\n`,
+            );
+            if (r.stderr) process.stderr.write(`  its stderr: ${r.stderr}\n`);
+            process.exitCode = 1;
+          }
         }
-        // The pre-checks' promise: these classes decide without mvdan-sh. Seen through the code
-        // cache the parser's first load writes into the class's own TMPDIR.
+        // The pre-checks' promise: these classes decide without mvdan-sh, wherever they are
+        // answered. Seen in the trace's `parser` note, in process and in the server alike.
         if (r.mustNotParse && r.parserLoaded === true) {
           process.stderr.write(
-            `bench: Node ${n.major}: ${r.class} loaded the parser; it must decide without it\n`,
+            `bench: Node ${n.major}: ${r.class} went to the parser; it must decide without it\n`,
           );
           process.exitCode = 1;
         }
       }
     }
+    if (serversLeft > 0) process.exitCode = 1;
   } finally {
+    stopServers(scratch);
     rmSync(scratch.base, { recursive: true, force: true });
   }
 }
 
+/** warmServers over every row's server cells, each with its own row's payload. */
+function warmServersOfRows(rows, scratch) {
+  let calls = 0;
+  for (const row of rows) {
+    calls += warmServers([...row.cells.values()], scratch, row.input);
+  }
+  return calls;
+}
+
+/** Whether any trace line says the call went to the parser: true, false, or undefined (no note). */
+function parserOf(lines) {
+  if (lines.some((line) => line.parser === true)) return true;
+  if (lines.some((line) => line.parser === false)) return false;
+  return undefined;
+}
+
 /**
- * The corpus mean: each sampled command sent to each Bash guard (and the peer) under each node,
- * each call paired with a floor spawn of that node. Before the timed calls of a command, one
- * untimed probe in a TMPDIR emptied of mvdan-sh's code cache shows whether that call loads the
- * parser (and leaves the cache warm for the timed calls after it).
+ * The corpus mean: each sampled command sent to each Bash guard, with its verdict server and with
+ * the server off, and to the peer, under each node, each call paired with a floor spawn of that
+ * node. Each server-mode guard is first called until its server answers. Whether a call went to
+ * the parser is its trace line's `parser` note.
  */
 async function measureCorpus(scratch, nodes, handlers, peer, sample, floorOf) {
   const bashGuards = guards.filter((g) => g !== 'roseline-gate');
-  const subjects = bashGuards.map((g) => ({ guard: g, kind: 'kit', handler: handlers[g] }));
-  if (peer.handler !== undefined) subjects.push({ guard: peer.name, kind: 'peer', handler: peer.handler });
+  const subjects = bashGuards.flatMap((g) =>
+    ['server', 'off'].map((mode) => ({ guard: g, kind: 'kit', mode, handler: handlers[g] })),
+  );
+  if (peer.handler !== undefined)
+    subjects.push({ guard: peer.name, kind: 'peer', mode: 'peer', handler: peer.handler });
   const byNode = new Map();
   for (const node of nodes) {
     const floors = [];
     const cells = subjects.map((s, index) => ({
       ...s,
-      ...makeCell(scratch, node, `corpus-${index}`, s.handler),
+      ...makeCell(scratch, node, `c${index}`, s.handler, s.mode),
+      label: `Node ${node.major}: corpus, ${s.guard} (${s.mode})`,
       parsed: 0,
-      verdicts: {},
+      noted: 0,
       perCommand: [],
     }));
+    warmServers(cells, scratch, () => bashPayload(scratch, 'git status --short'));
     byNode.set(node.major, { floors, cells });
   }
   const started = Date.now();
@@ -288,22 +401,19 @@ async function measureCorpus(scratch, nodes, handlers, peer, sample, floorOf) {
     for (const node of nodes) {
       const { floors, cells } = byNode.get(node.major);
       for (const cell of cells) {
-        if (cell.kind === 'kit') clearCodeCache(cell.temp);
-        const probe = timeSpawn(
-          cell.spawn.command,
-          cell.spawn.args,
-          bashPayload(scratch, command),
-          cell.env,
-          scratch.project,
-        );
-        const verdict = verdictOf(probe.result);
-        cell.verdicts[verdict] = (cell.verdicts[verdict] ?? 0) + 1;
-        if (cell.kind === 'kit' && codeCache && hasLoadedParser(cell.temp)) cell.parsed++;
         const times = [];
+        const from = cell.trace === undefined ? 0 : traceSize(cell.trace);
         for (let i = 0; i < corpusRuns; i++) {
           const input = bashPayload(scratch, command);
           floors.push(floorOf(node, input).ms);
-          times.push(timeSpawn(cell.spawn.command, cell.spawn.args, input, cell.env, scratch.project).ms);
+          const hook = timeSpawn(cell.spawn.command, cell.spawn.args, input, cell.env, scratch.project);
+          noteVerdict(cell, hook.result);
+          times.push(hook.ms);
+        }
+        if (cell.kind === 'kit' && cell.trace !== undefined) {
+          const parsed = parserOf(traceLinesFrom(cell.trace, from));
+          if (parsed !== undefined) cell.noted++;
+          if (parsed === true) cell.parsed++;
         }
         cell.samples.push(...times);
         cell.perCommand.push(median(times));
@@ -322,28 +432,52 @@ function handlerText(handler) {
   return [handler.command, ...handler.args].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ');
 }
 
+/** One cell's numbers against its node's floor: median, p95, ratio, verdict, and its trace. */
+function cellReport(cell, floorMedian) {
+  const values = cell.samples;
+  const trace = cell.trace === undefined ? undefined : readTrace(cell.trace);
+  return {
+    verdict: verdictText(cell),
+    medianMs: round2(median(values)),
+    p95Ms: round2(quantile(values, 0.95)),
+    ratio: round2(median(values) / floorMedian),
+    ...(cell.serverReady === undefined ? {} : { serverReady: cell.serverReady }),
+    ...(trace === undefined ? {} : { trace }),
+  };
+}
+
+// A trace's parser notes as the column says: true when any call went to the parser.
+const parserOfTrace = (trace) => {
+  if (trace === undefined) return undefined;
+  if ((trace.parsers.true ?? 0) > 0) return true;
+  if ((trace.parsers.false ?? 0) > 0) return false;
+  return undefined;
+};
+
+/**
+ * One node's rows: each kit class with the verdict server (the top-level numbers: what users get
+ * after the first call) and with it off (`off`), each against the node's floor; then the peer's.
+ */
 function nodeReport(node, rows, cellOf, floorValues, corpus) {
   const floorMedian = median(floorValues);
   const measured = rows.map((row) => {
-    const cell = cellOf(row, node);
-    const values = cell.samples;
-    const trace = cell.trace === undefined ? undefined : readTrace(cell.trace);
+    const main = cellOf(row, node, row.kind === 'kit' ? 'server' : 'peer');
+    const first = cellReport(main, floorMedian);
+    const off = row.kind === 'kit' ? cellReport(cellOf(row, node, 'off'), floorMedian) : undefined;
+    const parser = row.kind === 'kit' ? (parserOfTrace(first.trace) ?? parserOfTrace(off?.trace)) : undefined;
     return {
       class: row.id,
       guard: row.guard,
       kind: row.kind,
       ...(row.command === undefined ? {} : { command: row.command }),
       handler: handlerText(row.handler),
-      spawned: handlerText({ command: cell.spawn.command, args: cell.spawn.args }),
-      verdict: cell.verdict,
+      spawned: handlerText({ command: main.spawn.command, args: main.spawn.args }),
       expected: row.expect,
-      ...(cell.stderr === undefined ? {} : { stderr: cell.stderr }),
-      parserLoaded: row.kind === 'kit' ? cell.parser : undefined,
+      ...(main.stderr === undefined ? {} : { stderr: main.stderr }),
+      parserLoaded: parser,
       mustNotParse: row.parser === false,
-      medianMs: round2(median(values)),
-      p95Ms: round2(quantile(values, 0.95)),
-      ratio: round2(median(values) / floorMedian),
-      ...(trace === undefined ? {} : { trace }),
+      ...first,
+      ...(off === undefined ? {} : { off }),
     };
   });
   const peerByCommand = new Map(measured.filter((r) => r.kind === 'peer').map((r) => [r.command, r]));
@@ -351,11 +485,14 @@ function nodeReport(node, rows, cellOf, floorValues, corpus) {
   for (const r of classes) {
     r.budget = budgets.class;
     r.withinBudget = r.ratio <= budgets.class;
+    r.off.withinBudget = r.off.ratio <= budgets.class;
     const p = r.command === undefined ? undefined : peerByCommand.get(r.command);
     if (p !== undefined) {
       r.peerMedianMs = p.medianMs;
       r.vsPeer = round2(r.medianMs / p.medianMs);
       r.fasterThanPeer = r.medianMs <= p.medianMs;
+      r.off.vsPeer = round2(r.off.medianMs / p.medianMs);
+      r.off.fasterThanPeer = r.off.medianMs <= p.medianMs;
     }
   }
   return {
@@ -384,16 +521,19 @@ function corpusReport({ floors, cells }) {
       const row = {
         guard: cell.guard,
         kind: cell.kind,
+        mode: cell.mode,
         calls: cell.perCommand.length,
         meanMs: round2(meanMs),
         medianMs: round2(medianMs),
         meanRatio: round2(meanMs / floorMedian),
         medianRatio: round2(medianMs / floorMedian),
         verdicts: cell.verdicts,
+        ...(cell.serverReady === undefined ? {} : { serverReady: cell.serverReady }),
         ...(cell.trace === undefined ? {} : { trace: readTrace(cell.trace) }),
       };
       if (cell.kind === 'kit') {
-        row.parserShare = codeCache ? round2(cell.parsed / cell.perCommand.length) : undefined;
+        // The share of sampled commands whose call went to the parser (its trace line's note).
+        row.parserShare = cell.noted === 0 ? undefined : round2(cell.parsed / cell.perCommand.length);
         row.budget = budgets.corpusMean;
         row.withinBudget = row.meanRatio <= budgets.corpusMean;
       }
@@ -402,17 +542,25 @@ function corpusReport({ floors, cells }) {
   };
 }
 
+/** Which path answered, with counts (`server 20`, `in-process 2 (hung 2)`), and any fail-open cause. */
 const pathsText = (trace) => {
-  const keys = Object.keys(trace?.paths ?? {});
+  const paths = Object.entries(trace?.paths ?? {});
+  const servers = Object.entries(trace?.servers ?? {});
   const causes = Object.keys(trace?.causes ?? {});
-  const text = keys.length === 0 ? '—' : keys.join(', ');
+  let text = paths.length === 0 ? '—' : paths.map(([path, n]) => `${path} ${n}`).join(', ');
+  if (servers.length > 0) text += ` (${servers.map(([why, n]) => `${why} ${n}`).join(', ')})`;
   return causes.length === 0 ? text : `${text} (fail-open: ${causes.join(', ')})`;
 };
+
+const modeLabel = { server: 'server', off: 'server off', peer: '' };
 
 function printReport(report) {
   const m = report.machine;
   log(
     `${report.runs} timed rounds per row after one warm-up, interleaved with each node's floor; ${m.cpus} cores; load average ${m.loadAverage.before[0]} before, ${m.loadAverage.afterClasses[0]} after the classes, ${m.loadAverage.after[0]} after the corpus`,
+  );
+  log(
+    `verdict servers: ${report.servers.classes} for the classes, ${report.servers.corpus} for the corpus, all stopped (${report.servers.leftRunning} left running)`,
   );
   if (report.peer.skipped !== undefined) log(`peer: cc-safety-net skipped (${report.peer.skipped})`);
   else log(`peer: ${report.peer.name}@${report.peer.version}, run as \`${report.peer.handler}\``);
@@ -426,31 +574,37 @@ function printReport(report) {
   for (const n of report.nodes) {
     log(`\n### Node ${n.version} (${n.source})\n`);
     log(`floor (bare node reading stdin): median ${n.floor.medianMs} ms, p95 ${n.floor.p95Ms} ms\n`);
-    log('| class | verdict | parser | path | median ms | p95 ms | ratio | budget | peer ms | vs peer |');
-    log('|---|---|---|---|---:|---:|---:|---:|---:|---:|');
+    log(
+      '| class | verdict | parser | path | median ms | p95 ms | ratio | server off: ms | ratio | budget | peer ms | vs peer |',
+    );
+    log('|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of n.classes) {
-      const over = r.withinBudget ? '' : ' (over)';
-      const parser = r.parserLoaded === undefined ? '?' : r.parserLoaded ? 'loaded' : 'not loaded';
+      const over = (within) => (within ? '' : ' (over)');
+      const parser = r.parserLoaded === undefined ? '—' : r.parserLoaded ? 'loaded' : 'not loaded';
       const vsPeer = r.vsPeer === undefined ? '—' : `${r.vsPeer}×${r.fasterThanPeer ? '' : ' (slower)'}`;
+      const verdict = r.off.verdict === r.verdict ? r.verdict : `${r.verdict} / off: ${r.off.verdict}`;
       log(
-        `| ${md(r.class)} | ${r.verdict} | ${parser} | ${pathsText(r.trace)} | ${r.medianMs} | ${r.p95Ms} | ${r.ratio}×${over} | ${r.budget}× | ${r.peerMedianMs ?? '—'} | ${vsPeer} |`,
+        `| ${md(r.class)} | ${verdict} | ${parser} | ${pathsText(r.trace)} | ${r.medianMs} | ${r.p95Ms} | ${r.ratio}×${over(r.withinBudget)} | ${r.off.medianMs} | ${r.off.ratio}×${over(r.off.withinBudget)} | ${r.budget}× | ${r.peerMedianMs ?? '—'} | ${vsPeer} |`,
       );
     }
     for (const r of n.peer) {
-      log(`| ${md(r.class)} | ${r.verdict} | — | — | ${r.medianMs} | ${r.p95Ms} | ${r.ratio}× | — | — | — |`);
+      log(
+        `| ${md(r.class)} | ${r.verdict} | — | — | ${r.medianMs} | ${r.p95Ms} | ${r.ratio}× | — | — | — | — | — |`,
+      );
     }
     if (n.corpus !== undefined) {
       log(`\ncorpus mean (floor of the corpus calls: median ${n.corpus.floor.medianMs} ms)\n`);
       log(
-        '| guard | calls | parser loaded | path | mean ms | median ms | mean ratio | median ratio | budget (mean) |',
+        '| guard | calls | parser needed | path | mean ms | median ms | mean ratio | median ratio | budget (mean) |',
       );
       log('|---|---:|---:|---|---:|---:|---:|---:|---:|');
       for (const g of n.corpus.guards) {
         const share = g.parserShare === undefined ? '—' : `${Math.round(g.parserShare * 100)}%`;
         const budget = g.budget === undefined ? '—' : `${g.budget}×`;
         const over = g.withinBudget === false ? ' (over)' : '';
+        const name = g.kind === 'kit' ? `${g.guard} (${modeLabel[g.mode]})` : g.guard;
         log(
-          `| ${g.guard} | ${g.calls} | ${share} | ${pathsText(g.trace)} | ${g.meanMs} | ${g.medianMs} | ${g.meanRatio}×${over} | ${g.medianRatio}× | ${budget} |`,
+          `| ${name} | ${g.calls} | ${share} | ${pathsText(g.trace)} | ${g.meanMs} | ${g.medianMs} | ${g.meanRatio}×${over} | ${g.medianRatio}× | ${budget} |`,
         );
       }
     }
@@ -463,21 +617,22 @@ function printReport(report) {
   log(`\nJSON: ${out}`);
 }
 
-/** Every class's ratio on every node side by side, the budget column set on Node 24. */
+/** Every class's ratio on every node side by side (server / server off), the budget set on Node 24. */
 function printSummary(report) {
   if (report.nodes.length < 2) return;
   const heads = report.nodes.map((n) => `Node ${n.major}`);
-  log(`\n### Ratio to each node's own floor, side by side\n`);
+  log(`\n### Ratio to each node's own floor, side by side (with the verdict server / server off)\n`);
   log(`| class | ${heads.join(' | ')} | budget (Node 24) |`);
   log(`|---|${heads.map(() => '---:').join('|')}|---:|`);
   const first = report.nodes[0];
-  const cell = (r) => {
-    const marks = [
+  const marks = (r) => {
+    const all = [
       ...(r.withinBudget ? [] : ['over']),
       ...(r.fasterThanPeer === false ? ['slower than peer'] : []),
     ];
-    return `${r.ratio}×${marks.length === 0 ? '' : ` (${marks.join(', ')})`}`;
+    return all.length === 0 ? '' : ` (${all.join(', ')})`;
   };
+  const cell = (r) => `${r.ratio}×${marks(r)} / ${r.off.ratio}×${marks(r.off)}`;
   first.classes.forEach((r, i) => {
     log(`| ${md(r.class)} | ${report.nodes.map((n) => cell(n.classes[i])).join(' | ')} | ${r.budget}× |`);
   });
@@ -490,8 +645,9 @@ function printSummary(report) {
         const x = n.corpus.guards[i];
         return `${x.meanRatio}×${x.withinBudget === false ? ' (over)' : ''}`;
       });
+      const name = g.kind === 'kit' ? `${g.guard} (${modeLabel[g.mode]})` : g.guard;
       log(
-        `| corpus mean: ${g.guard} | ${cells.join(' | ')} | ${g.budget === undefined ? '—' : `${g.budget}×`} |`,
+        `| corpus mean: ${name} | ${cells.join(' | ')} | ${g.budget === undefined ? '—' : `${g.budget}×`} |`,
       );
     });
   }

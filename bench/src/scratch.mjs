@@ -8,6 +8,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -114,8 +115,11 @@ const codeCacheFolder = (temp) => join(temp, `kit-code-cache-${process.getuid?.(
  * (mvdan-sh's code cache) is that class's own doing. Without a code cache, the cache folder is made
  * writable by everyone, which the loader refuses to read or write: every parse compiles mvdan-sh
  * from source, the hook's fallback path. `trace` names a KIT_HOOKS_TRACE file, or none.
+ * `server: false` sets KIT_HOOKS_SERVER=off (every call answered in process, as the first call is);
+ * otherwise the hook's verdict server runs, one per TMPDIR, and ends after `serverIdleSeconds` of
+ * quiet should the bench die before stopServers ends it.
  */
-export function benchEnv(scratch, temp, { codeCache = true, nodeDir, trace } = {}) {
+export function benchEnv(scratch, temp, { codeCache = true, nodeDir, trace, server = true } = {}) {
   mkdirSync(temp, { recursive: true });
   if (!codeCache) {
     mkdirSync(codeCacheFolder(temp), { recursive: true });
@@ -130,46 +134,151 @@ export function benchEnv(scratch, temp, { codeCache = true, nodeDir, trace } = {
     CLAUDE_PROJECT_DIR: scratch.project,
   };
   delete env.KIT_HOOKS_TRACE;
+  delete env.KIT_HOOKS_SERVER;
+  if (!server) env.KIT_HOOKS_SERVER = 'off';
+  env.KIT_HOOKS_SERVER_IDLE_SECONDS = String(serverIdleSeconds);
   // Options meant for the bench's own node must not reach the node under test.
   delete env.NODE_OPTIONS;
   if (trace !== undefined) env.KIT_HOOKS_TRACE = trace;
   return env;
 }
 
-/** True when a hook loaded mvdan-sh under this TMPDIR: its first parse leaves a code cache there. */
-export function hasLoadedParser(temp) {
+/** How long a verdict server the bench started outlives its last call, should stopServers not run. */
+export const serverIdleSeconds = 120;
+
+/**
+ * The verdict servers the bench's hooks started, by process id: every process whose command line
+ * runs a bundle under this scratch project with the server's argument (Linux /proc; elsewhere none
+ * are found, and the idle bound ends them).
+ */
+export function serverPids(scratch) {
+  let entries;
   try {
-    return readdirSync(codeCacheFolder(temp)).some((name) => name.endsWith('.v8cache'));
+    entries = readdirSync('/proc');
   } catch {
-    return false;
+    return [];
+  }
+  const pids = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let argv;
+    try {
+      argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (argv.includes('--kit-serve-verdicts') && argv.some((arg) => arg.startsWith(scratch.base))) {
+      pids.push(Number(entry));
+    }
+  }
+  return pids;
+}
+
+/** Every verdict-server socket under this folder (each class's TMPDIR holds its own folder). */
+function socketsUnder(folder) {
+  const found = [];
+  let entries;
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const entry of entries) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) found.push(...socketsUnder(path));
+    else if (entry.name.endsWith('.sock') && /^kit-hooks-/.test(basename(folder))) found.push(path);
+  }
+  return found;
+}
+
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Ends every verdict server the bench's hooks started, and returns how many there were: their
+ * sockets removed first (a server whose name is gone stops within a second, fail-open's own way
+ * out), then any still running after 3 s sent SIGTERM by its process id, and SIGKILL after 1 s more.
+ */
+export function stopServers(scratch) {
+  const before = serverPids(scratch);
+  for (const socket of socketsUnder(scratch.temp)) rmSync(socket, { force: true });
+  for (let waited = 0; waited < 3000 && serverPids(scratch).length > 0; waited += 100) sleep(100);
+  for (const signal of ['SIGTERM', 'SIGKILL']) {
+    const left = serverPids(scratch);
+    if (left.length === 0) break;
+    for (const pid of left) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // gone already
+      }
+    }
+    sleep(1000);
+  }
+  return before.length;
+}
+
+/**
+ * Calls a hook until its trace says the verdict server answered (`path: 'server'`), at most
+ * `boundMs`: the first call finds no server and starts one, which takes a few hundred ms to warm.
+ * `call()` runs the hook once with KIT_HOOKS_TRACE set to `trace`. Returns the calls it took and
+ * whether the server answered.
+ */
+export function waitForServer(call, trace, boundMs = 5000) {
+  const started = Date.now();
+  for (let calls = 1; ; calls++) {
+    const from = traceSize(trace);
+    call();
+    const lines = traceLinesFrom(trace, from);
+    if (lines.some((line) => line.path === 'server')) return { calls, answered: true };
+    if (Date.now() - started > boundMs) return { calls, answered: false };
+    sleep(100);
   }
 }
 
-/** Removes the code cache a parse left under this TMPDIR, so the next call shows whether it parses. */
-export function clearCodeCache(temp) {
-  const folder = codeCacheFolder(temp);
-  let names;
+/** The size of a trace file now (0 when there is none): where the next call's lines start. */
+export function traceSize(file) {
   try {
-    names = readdirSync(folder);
+    return statSync(file).size;
   } catch {
-    return;
+    return 0;
   }
-  for (const name of names) if (name.endsWith('.v8cache')) rmSync(join(folder, name), { force: true });
+}
+
+/** The JSON lines a trace file gained after `offset` (see traceSize). */
+export function traceLinesFrom(file, offset) {
+  let text = '';
+  try {
+    text = readFileSync(file).subarray(offset).toString('utf8');
+  } catch {
+    return [];
+  }
+  const lines = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      lines.push(JSON.parse(line));
+    } catch {
+      // a torn line: not counted
+    }
+  }
+  return lines;
 }
 
 /**
  * What a KIT_HOOKS_TRACE file says about the calls it saw: how many lines, the values of any field
  * naming which path answered (`path`, `answeredBy`: a later hook may answer in process or from a
- * verdict server), and the fail-open causes, each with its count. Today's hooks write no path.
+ * verdict server), why a call was not answered by the server (`server`: none, off, hung, …), the
+ * `parser` notes (`true` / `false`: whether the call needed mvdan-sh, wherever it ran), and the
+ * fail-open causes, each with its count.
  */
 export function readTrace(file) {
   let text = '';
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    return { lines: 0, paths: {}, causes: {} };
+    return { lines: 0, paths: {}, servers: {}, parsers: {}, causes: {} };
   }
-  const summary = { lines: 0, paths: {}, causes: {} };
+  const summary = { lines: 0, paths: {}, servers: {}, parsers: {}, causes: {} };
   const count = (bag, value) => {
     bag[value] = (bag[value] ?? 0) + 1;
   };
@@ -185,6 +294,8 @@ export function readTrace(file) {
     for (const field of ['path', 'answeredBy']) {
       if (typeof record[field] === 'string') count(summary.paths, record[field]);
     }
+    if (typeof record.server === 'string') count(summary.servers, record.server);
+    if (typeof record.parser === 'boolean') count(summary.parsers, String(record.parser));
     if (typeof record.cause === 'string') count(summary.causes, record.cause);
   }
   return summary;

@@ -1,6 +1,12 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, normalize } from 'node:path';
-import { type HookRuntime, type Outcome, readTextFile, type TextFileProblem } from '@kit/fail-open';
+import {
+  type HookRuntime,
+  type Outcome,
+  readTextFile,
+  type TextFileProblem,
+  type TraceFields,
+} from '@kit/fail-open';
 import { findWorkTreeTop } from './work-tree.ts';
 
 /**
@@ -16,6 +22,8 @@ export interface GuardContext {
   readText: (path: string) => Outcome<string, TextFileProblem>; // the profile's text, or why not
   findWorkTreeTop: (dir: string) => string | null; // the folder holding `.git` (a folder, or a file with `gitdir:`)
   resolveDirectory?: (path: string) => DirectoryOutcome; // a directory a shell can enter, by its physical path
+  /** Adds named fields to the call's trace line and explain's JSON (the runtime's `note`); optional. */
+  note?: (fields: TraceFields) => void;
 }
 
 /**
@@ -38,7 +46,7 @@ export function directoryProbeOf(context: GuardContext): (path: string) => Direc
 }
 
 /** The real probes: `fs.statSync` and `readFileSync` (no subprocess), env and raw text from the runtime. */
-export function realContext(runtime: Pick<HookRuntime, 'env' | 'raw'>): GuardContext {
+export function realContext(runtime: Pick<HookRuntime, 'env' | 'raw' | 'note'>): GuardContext {
   return {
     env: runtime.env,
     raw: runtime.raw,
@@ -53,6 +61,7 @@ export function realContext(runtime: Pick<HookRuntime, 'env' | 'raw'>): GuardCon
       }
     },
     resolveDirectory: resolveRealDirectory,
+    ...(runtime.note ? { note: runtime.note } : {}),
   };
 }
 

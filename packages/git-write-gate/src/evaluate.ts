@@ -28,7 +28,8 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
     );
   const command = bash.command;
   // 4. The cheap reject: most commands never load the parser.
-  if (!isGitLooking(command)) return none();
+  // The trace says which calls load the parser (`parser`), and what spared the others (`trigger`).
+  if (!isGitLooking(command)) return none({ parser: false, trigger: 'not-git-looking' });
   const main = isMainThread(input);
   // 5. The cwd.
   const cwd = input.cwd;
@@ -50,7 +51,9 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
     places: [{ logical: cwd, physical }, ...(physical === cwd ? [] : [{ logical: physical, physical }])],
     unknown: null,
   };
-  if (!mayMoveDirectory(command) && !probe.applies(physical)) return none();
+  if (!mayMoveDirectory(command) && !probe.applies(physical))
+    return none({ parser: false, trigger: 'not-applicable' });
+  context.note?.({ parser: true });
   const judging: Judging = { policy, main, probe, resolveDirectory, env: context.env };
   try {
     return judgeCommand(command, start, judging);

@@ -15,7 +15,8 @@ export interface ParserLoad {
 /**
  * Runs a hook file with a probe preloaded (`--require`) that records, at exit, whether mvdan-sh was
  * started and which of the parse path's builtins were loaded: the common path must load neither.
- * The call answers in process (KIT_HOOKS_SERVER=off), the path whose loads this probe can see.
+ * The verdict server is off unless `options.env` names KIT_HOOKS_SERVER: a warm server would answer
+ * in its own process, and this one would load nothing whatever the command.
  */
 export function runWithParserProbe(
   file: string,
@@ -23,8 +24,8 @@ export function runWithParserProbe(
   options: Omit<HookRunOptions, 'nodeArgs'> = {},
 ): { run: HookRun; load: ParserLoad } {
   const out = join(tempDir('kit-parser-probe'), 'load.json');
-  // In process: with a verdict server the call is answered there, and this process loads nothing.
-  const env = { ...(options.env ?? hookEnv()), PARSER_PROBE_OUT: out, KIT_HOOKS_SERVER: 'off' };
+  const given = options.env ?? hookEnv();
+  const env = { ...given, KIT_HOOKS_SERVER: options.env?.KIT_HOOKS_SERVER ?? 'off', PARSER_PROBE_OUT: out };
   const run = runHookFile(file, stdin, { ...options, env, nodeArgs: ['--require', probe] });
   return { run, load: JSON.parse(readFileSync(out, 'utf8')) as ParserLoad };
 }
