@@ -47,6 +47,7 @@ describe('a changed project registry changes the next verdict in the same proces
     const trace = join(dir, 'trace.jsonl');
     const env = hookEnv({
       KIT_HOOKS_TRACE: trace,
+      KIT_HOOKS_SERVER: 'on',
       KIT_HOOKS_SERVER_IDLE_SECONDS: '1',
       TMPDIR: dir, // a server of this test's own
       CLAUDE_PROJECT_DIR: dir,
