@@ -5,6 +5,7 @@ import type { HookOutput } from './runtime-types.ts';
 
 /** Where the server listens and what it answers to, as the bundle's front worked it out. */
 export interface ServePlace {
+  folder: string; // the per-user folder the socket is in
   socket: string; // the socket path to take over
   key: string; // what every request must name: bundle hash, node version, arguments
   idleMs: number; // the quiet period after which the server exits
@@ -12,6 +13,7 @@ export interface ServePlace {
 
 /** One call, as the front sent it: what the hook process would have had. */
 export interface ServerRequest {
+  key: string; // the server it was meant for: bundle hash, node version, arguments
   cwd: string;
   env: Record<string, string>;
   umask: number;
@@ -38,18 +40,17 @@ export async function serveVerdicts(
   answer: AnswerRequest,
   warmUp?: () => unknown,
 ): Promise<void> {
-  const starting = `${place.socket}.starting`;
+  // The start marker goes once this server listens (or finds one that does). A start that failed
+  // leaves it, so that the calls start no other server until it is old (the front's startingFreshMs):
+  // a server that can never listen here is tried again every few seconds, not on every call.
+  const started = (): void => rmSync(`${place.socket}.starting`, { force: true });
   try {
-    try {
-      await warmUp?.();
-    } catch {
-      // a warm-up that fails leaves the first call to warm the guard
-    }
-    if (await holdsHealthyServer(place)) return;
-    await listen(place, answer, () => rmSync(starting, { force: true }));
-  } finally {
-    rmSync(starting, { force: true });
+    await warmUp?.();
+  } catch {
+    // a warm-up that fails leaves the first call to warm the guard
   }
+  if (await holdsHealthyServer(place)) return started();
+  await listen(place, answer, started);
 }
 
 async function holdsHealthyServer(place: ServePlace): Promise<boolean> {
@@ -99,14 +100,23 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
     const server = createServer({ allowHalfOpen: true }, (connection) => {
       idle.refresh();
       readRequest(connection, (request) => {
-        if (request === null) return void connection.destroy();
+        if (request === null || (request !== 'ping' && request.key !== place.key))
+          return void connection.destroy();
         if (request === 'ping') return void connection.end(`${JSON.stringify({ key: place.key })}\n`);
         queue = queue.then(() => answerOne(connection, request));
       });
+      // The acknowledgement, at once: this server runs (a caller that must give up waiting knows it
+      // is busy, not hung). JSON allows the space before the reply.
+      connection.write(' ');
     });
     const answerOne = async (connection: Socket, request: ServerRequest): Promise<void> => {
       if (connection.destroyed) return; // the call gave up waiting and answered itself
-      const reply = await answerInCallState(request, answer);
+      let reply: Reply;
+      try {
+        reply = await answerInCallState(request, answer);
+      } catch {
+        reply = { doubt: 'threw' }; // the call judges itself; the queue goes on
+      }
       idle.refresh();
       connection.on('error', () => undefined);
       connection.end(`${JSON.stringify({ key: place.key, ...reply })}\n`);
@@ -128,15 +138,23 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
       }
     };
     const idle = setTimeout(stop, place.idleMs);
-    // Unref'd: the listening server and the idle timer keep the process alive, this does not.
-    const ownership = setInterval(() => {
-      if (!ownsName()) stop(); // replaced (a newer server, or a hung mark acted on) or removed
-    }, ownershipCheckMs);
-    ownership.unref();
+    let ownership: NodeJS.Timeout | undefined;
 
-    const ownName = `${place.socket}.${process.pid}.new`;
-    rmSync(ownName, { force: true });
-    server.on('error', stop);
+    // Shorter than the socket's own name (its length is checked against sun_path's), and this process's.
+    const ownName = `${place.folder}/${process.pid}.new`;
+    const dropOwnName = (): boolean => {
+      try {
+        rmSync(ownName, { force: true });
+        return true;
+      } catch {
+        return false; // not a file this server can remove: it cannot listen there
+      }
+    };
+    server.on('error', () => {
+      dropOwnName();
+      stop();
+    });
+    if (!dropOwnName()) return stop();
     server.listen(ownName, () => {
       try {
         chmodSync(ownName, 0o600);
@@ -144,9 +162,15 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
         ownIno = lstatSync(place.socket).ino;
         rmSync(`${place.socket}.hung`, { force: true });
       } catch {
+        dropOwnName();
         stop();
         return;
       }
+      // Unref'd: the listening server and the idle timer keep the process alive, this does not.
+      ownership = setInterval(() => {
+        if (!ownsName()) stop(); // replaced (a newer server, or a hung mark acted on) or removed
+      }, ownershipCheckMs);
+      ownership.unref();
       onListening();
     });
   });
@@ -180,10 +204,11 @@ function readRequest(connection: Socket, received: (request: ServerRequest | 'pi
 function toRequest(value: unknown): ServerRequest | 'ping' | null {
   if (!isJsonObject(value) || value.v !== 1) return null;
   if (value.ping === true) return 'ping';
-  const { cwd, env, umask, stdin } = value;
-  if (typeof cwd !== 'string' || typeof stdin !== 'string' || typeof umask !== 'number') return null;
+  const { key, cwd, env, umask, stdin } = value;
+  if (typeof key !== 'string' || typeof cwd !== 'string' || typeof stdin !== 'string') return null;
+  if (typeof umask !== 'number') return null;
   if (!isJsonObject(env) || !Object.values(env).every((entry) => typeof entry === 'string')) return null;
-  return { cwd, env: env as Record<string, string>, umask, stdin };
+  return { key, cwd, env: env as Record<string, string>, umask, stdin };
 }
 
 type Reply = { stdout: string; stderr: string; exitCode: 0 | 2 } | { doubt: string };
