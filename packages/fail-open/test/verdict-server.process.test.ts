@@ -14,6 +14,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
+import { connect } from 'node:net';
+import { freeNames, loaderOf } from './free-names.ts';
 import { bashPayload, denyLine } from './run-fixture.ts';
 import {
   alive,
@@ -261,6 +263,37 @@ describe('a reply that is not this bundle\u2019s server\u2019s answer: in proces
     expect(output(call)).toEqual([0, denyOf('make test | tail -5', temp), '']);
     expect(call.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: why });
   });
+});
+
+test('the loader as a build prints it names nothing beyond its parameters and Node\u2019s globals', () => {
+  const loader = loaderOf(readFileSync(served, 'utf8'));
+  expect(loader).toContain('--kit-serve-verdicts');
+  expect(freeNames(loader)).toEqual([]);
+});
+
+test('the server answers only a request that names its key', async () => {
+  const temp = freshTemp();
+  await callHook(served, deny, { temp });
+  const warm = await warmServer(served, { temp });
+  const { socket, key } = socketOf(served, { temp });
+  const ask = (requestKey: string): Promise<string> =>
+    new Promise((resolve) => {
+      let text = '';
+      const connection = connect(socket, () =>
+        connection.end(
+          JSON.stringify({ v: 1, key: requestKey, args: [], cwd: temp, umask: 0o22, env: {}, stdin: deny }),
+        ),
+      );
+      connection.on('data', (chunk) => {
+        text += chunk.toString();
+      });
+      connection.on('error', () => resolve(text));
+      connection.on('close', () => resolve(text));
+    });
+  const right = JSON.parse(await ask(key)) as { key: string; stdout: string };
+  expect(right).toMatchObject({ key, stdout: denyOf('make test | tail -5', temp) });
+  expect((await ask(`${key}0`)).trim()).toBe(''); // the acknowledgement only, then the connection ends
+  expect(output(await callHook(served, deny, { temp }))).toEqual(output(warm));
 });
 
 describe('a server that dies mid-request: in process', () => {
