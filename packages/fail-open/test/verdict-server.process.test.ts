@@ -70,6 +70,15 @@ const pass = bashPayload('pass');
 const denyOf = (command: string, cwd: string, extra = 'switch unset/unset'): string =>
   denyLine(`fixture-guard: ${command} (${extra}, cwd ${cwd}, policy none, build plain)`);
 
+/** The pid of the one server started from `bundle`; throws unless there is exactly one (never a pid 0 to signal). */
+function onlyServer(bundle: string): number {
+  const pids = serverPids(bundle);
+  const [pid] = pids;
+  if (pids.length !== 1 || pid === undefined || pid <= 0)
+    throw new Error(`one server expected: ${JSON.stringify(pids)}`);
+  return pid;
+}
+
 /** The output of a call, for comparing two calls byte for byte. */
 const output = (call: ServedCall): [number | null, string, string] => [
   call.exitCode,
@@ -129,9 +138,9 @@ describe('a stale socket: in process, and a new server takes the name over', () 
     const temp = freshTemp();
     await callHook(served, deny, { temp });
     await warmServer(served, { temp });
-    const [killed] = serverPids(served);
-    process.kill(killed ?? 0, 'SIGKILL');
-    await waitFor(() => !alive(killed ?? 0));
+    const killed = onlyServer(served);
+    process.kill(killed, 'SIGKILL');
+    await waitFor(() => !alive(killed));
     const { socket } = socketOf(served, { temp });
     expect(lstatSync(socket).isSocket()).toBe(true); // still there, no one listening
 
@@ -150,12 +159,12 @@ describe('a hung server costs one bounded wait, then it is not asked again until
     const temp = freshTemp();
     await callHook(served, deny, { temp });
     await warmServer(served, { temp });
-    const [hung] = serverPids(served);
+    const hung = onlyServer(served);
     const baseline = await callHook(served, deny, { temp, env: { KIT_HOOKS_SERVER: 'off' } });
-    process.kill(hung ?? 0, 'SIGSTOP');
+    process.kill(hung, 'SIGSTOP');
     onTestFinished(() => {
       try {
-        process.kill(hung ?? 0, 'SIGKILL');
+        process.kill(hung, 'SIGKILL');
       } catch {
         // ended
       }
@@ -182,8 +191,8 @@ describe('a hung server costs one bounded wait, then it is not asked again until
     expect(replacement).toHaveLength(1);
 
     // Its name taken, the hung server, once it runs again, ends within a few seconds.
-    process.kill(hung ?? 0, 'SIGCONT');
-    expect(await waitFor(() => !alive(hung ?? 0), 4000)).toBe(true);
+    process.kill(hung, 'SIGCONT');
+    expect(await waitFor(() => !alive(hung), 4000)).toBe(true);
     const after = await callHook(served, deny, { temp });
     expect(after.trace).toMatchObject({ path: 'server' });
     expect(serverPids(served)).toEqual(replacement);
@@ -211,7 +220,7 @@ test('a busy server (acknowledged, still answering another call) is not taken fo
   const temp = freshTemp();
   await callHook(served, deny, { temp });
   await warmServer(served, { temp });
-  const [server] = serverPids(served);
+  const server = onlyServer(served);
   const evaluating = join(temp, 'evaluating');
   const slow = callHook(served, bashPayload('slow 1500'), { temp, env: { FIXTURE_EVALUATING: evaluating } });
   expect(await waitFor(() => existsSync(evaluating), 5000, 5)).toBe(true);
@@ -265,7 +274,9 @@ describe('a reply that is not this bundle\u2019s server\u2019s answer: in proces
   });
 });
 
-test('the loader as a build prints it names nothing beyond its parameters and Node\u2019s globals', () => {
+test('the loader as a build prints it names nothing beyond its parameters and Node\u2019s globals', {
+  timeout: 60_000,
+}, () => {
   const loader = loaderOf(readFileSync(served, 'utf8'));
   expect(loader).toContain('--kit-serve-verdicts');
   expect(freeNames(loader)).toEqual([]);
@@ -312,7 +323,7 @@ describe('a server that dies mid-request: in process', () => {
     const temp = freshTemp();
     await callHook(served, deny, { temp });
     await warmServer(served, { temp });
-    const [server] = serverPids(served);
+    const server = onlyServer(served);
     const evaluating = join(temp, 'evaluating');
     const pending = callHook(served, bashPayload('slow 1000'), {
       temp,
@@ -320,7 +331,7 @@ describe('a server that dies mid-request: in process', () => {
     });
     // Killed as soon as it is evaluating the call, while the call waits on it (within the bound).
     expect(await waitFor(() => existsSync(evaluating), 5000, 2)).toBe(true);
-    process.kill(server ?? 0, 'SIGKILL');
+    process.kill(server, 'SIGKILL');
     const call = await pending;
     expect(output(call)).toEqual([0, denyOf('slow 1000', temp), '']);
     expect(call.trace).toMatchObject({ verdict: 'deny', path: 'in-process' });
@@ -363,13 +374,30 @@ test('a socket path at the length limit (100 bytes) still gets a server', async 
 }, 20_000);
 
 describe('concurrent calls', () => {
+  // Dozens of node processes at once on a loaded machine: a call may not even read its stdin, there
+  // all along, by the deadline (3 s after its start, as in process; measured with a bare node child
+  // too). That call never asked the server and fails open, as the runtime promises; every call that
+  // asked must be right.
+  const wrongAnswers = (runs: ServedCall[], expected: (i: number) => string): unknown[] =>
+    runs
+      .filter((run, i) =>
+        run.trace?.server === 'stdin'
+          ? run.stdout !== '' || run.trace.cause !== 'stdin-timeout'
+          : run.stdout !== expected(i) || run.exitCode !== 0 || run.stderr !== '',
+      )
+      .map((run) => ({ ms: Math.round(run.ms), trace: run.trace, stdout: run.stdout, stderr: run.stderr }));
+  const byPath = (runs: ServedCall[]): string =>
+    JSON.stringify(tally(runs.map((run) => `${run.trace?.path}:${run.trace?.server ?? ''}`)));
+
   test('20 at once with no server: every answer right, at most one server left listening', async () => {
     const temp = freshTemp();
     const runs = await Promise.all(Array.from({ length: 20 }, () => callHook(served, deny, { temp })));
-    for (const run of runs) expect(output(run)).toEqual([0, denyOf('make test | tail -5', temp), '']);
+    expect(wrongAnswers(runs, () => denyOf('make test | tail -5', temp))).toEqual([]);
+    expect(runs.filter((run) => run.trace?.server === 'none').length).toBeGreaterThan(0);
     expect(await waitFor(() => serverStatus(served, { temp }).server === 'listening')).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 1500)); // any loser of a race has ended by now
     expect(serverPids(served).length).toBeLessThanOrEqual(1);
+    console.log('20 concurrent calls, no server, by path:', byPath(runs));
   }, 60_000);
 
   test('50 at once against a warm server: every answer right', async () => {
@@ -379,11 +407,14 @@ describe('concurrent calls', () => {
     const runs = await Promise.all(
       Array.from({ length: 50 }, (_, i) => callHook(served, i % 2 === 0 ? deny : pass, { temp })),
     );
-    runs.forEach((run, i) => {
-      expect(output(run)).toEqual(i % 2 === 0 ? output(warm) : [0, '', '']);
-    });
-    const paths = runs.map((run) => `${run.trace?.path}:${run.trace?.server ?? ''}`);
-    console.log('50 concurrent calls, by path:', JSON.stringify(tally(paths)), 'servers', serverPids(served));
+    expect(wrongAnswers(runs, (i) => (i % 2 === 0 ? warm.stdout : ''))).toEqual([]);
+    expect(runs.filter((run) => run.trace?.path === 'server').length).toBeGreaterThan(0);
+    console.log(
+      '50 concurrent calls, warm server, by path:',
+      byPath(runs),
+      'servers',
+      serverPids(served).length,
+    );
   }, 60_000);
 });
 
@@ -502,9 +533,9 @@ test('the quiet period: with KIT_HOOKS_SERVER_IDLE_SECONDS=1 the server ends and
   await callHook(served, deny, { temp, env: quick });
   const answered = await warmServer(served, { temp, env: quick });
   expect(answered.trace).toMatchObject({ path: 'server' });
-  const [server] = serverPids(served);
+  const server = onlyServer(served);
   const { socket } = socketOf(served, { temp });
-  expect(await waitFor(() => !alive(server ?? 0), 4000)).toBe(true);
+  expect(await waitFor(() => !alive(server), 4000)).toBe(true);
   expect(existsSync(socket)).toBe(false);
   expect(readdirSync(serverFolder(temp))).toEqual([]);
 });
