@@ -115,6 +115,9 @@ function verdictServerFront(
   // A warm round trip is about 1 ms (5 on a loaded machine); past this the call answers in process,
   // and a server that has not even acknowledged the call is taken for hung (one bounded wait).
   const replyBoundMs = 40;
+  // A call the server has taken (its turn came, and this call said go) is the server's to answer:
+  // it is never answered twice. This bounds that wait: runHook's budget, and a margin.
+  const takenBoundMs = 3500;
   const startingFreshMs = 10_000; // a start marker younger than this: a server is on its way
   const defaultIdleSeconds = 600;
   const args = process.argv.slice(2);
@@ -281,6 +284,7 @@ function verdictServerFront(
 
     const net = load('node:net') as typeof import('node:net');
     let settled = false;
+    let taken = false;
     const chunks: Buffer[] = [];
     const askedAt = Date.now();
     const connection = net.connect(socket);
@@ -293,12 +297,12 @@ function verdictServerFront(
     };
     // The bound is judged after one more look at the socket (setImmediate runs after the poll for
     // I/O): a call that was itself not scheduled for a while reads what has arrived meanwhile first.
-    const timer = setTimeout(() => setImmediate(timedOut), replyBoundMs);
+    let timer = setTimeout(() => setImmediate(timedOut), replyBoundMs);
     const timedOut = (): void => {
       settle(() => {
         const waitedMs = Date.now() - askedAt;
         // A server that acknowledged the call runs, busy with the calls before this one: not hung.
-        if (chunks.length > 0) {
+        if (!taken && chunks.length > 0) {
           fallBack('busy', waitedMs);
           return;
         }
@@ -320,11 +324,26 @@ function verdictServerFront(
         fallBack('hung', waitedMs);
       });
     };
-    connection.on('connect', () => connection.end(request));
-    connection.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // The exchange: the request, one line; the server's acknowledgement (a space) at once; when the
+    // call's turn comes, `?`; this call's `!` (go) if it is still waiting, else it has gone and the
+    // server drops the call; then the reply, and the end. Exactly one of the two answers a call.
+    connection.on('connect', () => connection.write(request));
+    connection.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (taken || settled || !chunk.includes(0x3f)) return;
+      taken = true;
+      connection.write('!');
+      clearTimeout(timer);
+      timer = setTimeout(() => setImmediate(timedOut), takenBoundMs);
+    });
     connection.on('end', () => {
       settle(() => {
-        const reply = readReply(Buffer.concat(chunks).toString('utf8'), key);
+        const reply = readReply(
+          Buffer.concat(chunks)
+            .toString('utf8')
+            .replace(/^[ ?]*/, ''),
+          key,
+        );
         if ('problem' in reply) fallBack(reply.problem, Date.now() - askedAt);
         else answered(reply);
       });

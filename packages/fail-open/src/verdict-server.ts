@@ -26,6 +26,7 @@ export type AnswerRequest = (request: ServerRequest) => Promise<HookOutput>;
 const maxRequestBytes = 16 * 1024 * 1024; // a 4 MiB payload and its environment, with room
 const probeBoundMs = 500; // a server that holds the name must answer a ping within this
 const ownershipCheckMs = 1000; // how often the server checks the socket path is still its own
+const goBoundMs = 1000; // a caller that neither says go nor goes within this, once its turn came, is dropped
 
 /**
  * Runs the verdict server until its quiet period passes or another server takes its name. Warms
@@ -99,18 +100,21 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
     let stopping = false;
     const server = createServer({ allowHalfOpen: true }, (connection) => {
       idle.refresh();
-      readRequest(connection, (request) => {
+      readRequest(connection, (request, caller) => {
         if (request === null || (request !== 'ping' && request.key !== place.key))
           return void connection.destroy();
         if (request === 'ping') return void connection.end(`${JSON.stringify({ key: place.key })}\n`);
-        queue = queue.then(() => answerOne(connection, request));
+        queue = queue.then(() => answerOne(connection, request, caller));
       });
       // The acknowledgement, at once: this server runs (a caller that must give up waiting knows it
       // is busy, not hung). JSON allows the space before the reply.
       connection.write(' ');
     });
-    const answerOne = async (connection: Socket, request: ServerRequest): Promise<void> => {
-      if (connection.destroyed) return; // the call gave up waiting and answered itself
+    const answerOne = async (connection: Socket, request: ServerRequest, caller: Caller): Promise<void> => {
+      // Its turn: the call says go if it still waits; one that gave up answers itself, never twice.
+      if (caller.gone || connection.destroyed) return void connection.destroy();
+      connection.write('?');
+      if (!(await caller.go())) return void connection.destroy();
       let reply: Reply;
       try {
         reply = await answerInCallState(request, answer);
@@ -176,28 +180,77 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
   });
 }
 
-// One request per connection, ended by the caller's half-close. null: not a request to answer.
-function readRequest(connection: Socket, received: (request: ServerRequest | 'ping' | null) => void): void {
+/** The caller of one request, after it was sent: gone (it gave up), or go (it waits for this server's answer). */
+interface Caller {
+  gone: boolean;
+  go: () => Promise<boolean>; // true once the caller says go; false when it goes, or says nothing
+}
+
+// One request per connection, one line (the ping's caller half-closes after it; a call's does not,
+// so that its end says it gave up). null: not a request to answer.
+function readRequest(
+  connection: Socket,
+  received: (request: ServerRequest | 'ping' | null, caller: Caller) => void,
+): void {
   const chunks: Buffer[] = [];
   let size = 0;
-  connection.on('error', () => undefined);
+  let read = false;
+  let saidGo = false;
+  let changed: (() => void) | undefined;
+  const caller: Caller = {
+    gone: false,
+    go: () =>
+      new Promise((resolve) => {
+        const decide = (): void => {
+          if (!saidGo && !caller.gone) return;
+          clearTimeout(timer);
+          changed = undefined;
+          resolve(saidGo);
+        };
+        const timer = setTimeout(() => {
+          changed = undefined;
+          resolve(false);
+        }, goBoundMs);
+        changed = decide;
+        decide();
+      }),
+  };
+  const leave = (): void => {
+    caller.gone = true;
+    changed?.();
+  };
+  connection.on('error', leave);
+  connection.on('close', leave);
+  connection.on('end', () => {
+    if (!read) {
+      read = true;
+      received(null, caller);
+    }
+    leave();
+  });
   connection.on('data', (chunk: Buffer) => {
+    if (read) {
+      if (chunk.includes(0x21)) saidGo = true; // `!`
+      changed?.();
+      return;
+    }
     size += chunk.length;
     if (size > maxRequestBytes) {
-      connection.removeAllListeners('end');
-      received(null);
+      read = true;
+      received(null, caller);
       return;
     }
     chunks.push(chunk);
-  });
-  connection.on('end', () => {
+    if (!chunk.includes(0x0a)) return;
+    read = true;
+    const text = Buffer.concat(chunks).toString('utf8');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      parsed = JSON.parse(text.slice(0, text.indexOf('\n')));
     } catch {
-      return received(null);
+      return received(null, caller);
     }
-    received(toRequest(parsed));
+    received(toRequest(parsed), caller);
   });
 }
 

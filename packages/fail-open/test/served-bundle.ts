@@ -43,6 +43,8 @@ export interface ServedCall {
   stderr: string;
   ms: number;
   trace: TraceLine | undefined;
+  traceLines: number; // how many times the call was judged (a call answered twice writes two)
+  traceFile: string;
 }
 
 /** How one call runs: its TMPDIR (so its server folder), cwd, extra environment and arguments. */
@@ -80,7 +82,24 @@ export async function callHook(bundle: string, stdin: string, setting: CallSetti
   const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
   const run = await collectOutput(child).finally(() => clearTimeout(killer));
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  return { ...run, ms, trace: lastTraceLine(env.KIT_HOOKS_TRACE) };
+  return {
+    ...run,
+    ms,
+    trace: lastTraceLine(env.KIT_HOOKS_TRACE),
+    traceLines: traceLineCount(traceFile),
+    traceFile,
+  };
+}
+
+/** How many lines a trace file holds. */
+export function traceLineCount(file: string): number {
+  try {
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '').length;
+  } catch {
+    return 0;
+  }
 }
 
 /** The last line of a trace file, parsed; undefined when there is none. */
@@ -164,21 +183,25 @@ export async function waitFor(condition: () => boolean, timeoutMs = 5000, everyM
   return condition();
 }
 
-/** A stand-in server on `socket` in a 0700 folder: `answer` gets each connection and the request it sent. */
+/** A stand-in server on `socket` in a 0700 folder: `answer` gets each connection and the request line it sent. */
 export async function fakeServer(
   socket: string,
   answer: (connection: Socket, request: string) => void,
-  { waitForEnd = true }: { waitForEnd?: boolean } = {},
+  { waitForRequest = true }: { waitForRequest?: boolean } = {},
 ): Promise<Server> {
   mkdirSync(dirname(socket), { recursive: true, mode: 0o700 });
   rmSync(socket, { force: true });
   const server = createServer({ allowHalfOpen: true }, (connection) => {
     connection.on('error', () => undefined);
     const chunks: Buffer[] = [];
-    if (!waitForEnd) answer(connection, '');
-    connection.on('data', (chunk: Buffer) => chunks.push(chunk));
-    connection.on('end', () => {
-      if (waitForEnd) answer(connection, Buffer.concat(chunks).toString('utf8'));
+    let answered = false;
+    if (!waitForRequest) answer(connection, '');
+    // A request is one line (the front keeps the connection open for its go).
+    connection.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (!waitForRequest || answered || !chunk.includes(0x0a)) return;
+      answered = true;
+      answer(connection, Buffer.concat(chunks).toString('utf8'));
     });
   });
   await new Promise<void>((resolve) => server.listen(socket, resolve));
