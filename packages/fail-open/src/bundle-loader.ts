@@ -297,7 +297,17 @@ function verdictServerFront(
     };
     // The bound is judged after one more look at the socket (setImmediate runs after the poll for
     // I/O): a call that was itself not scheduled for a while reads what has arrived meanwhile first.
-    let timer = setTimeout(() => setImmediate(timedOut), replyBoundMs);
+    // Each wait has its own timer; one that a later wait replaced judges nothing (its immediate may
+    // already be queued when the turn is read).
+    let waits = 0;
+    const wait = (ms: number): NodeJS.Timeout => {
+      const current = ++waits;
+      const judge = (): void => {
+        if (current === waits) timedOut();
+      };
+      return setTimeout(() => setImmediate(judge), ms);
+    };
+    let timer = wait(replyBoundMs);
     const timedOut = (): void => {
       settle(() => {
         const waitedMs = Date.now() - askedAt;
@@ -334,7 +344,7 @@ function verdictServerFront(
       taken = true;
       connection.write('!');
       clearTimeout(timer);
-      timer = setTimeout(() => setImmediate(timedOut), takenBoundMs);
+      timer = wait(takenBoundMs);
     });
     connection.on('end', () => {
       settle(() => {
