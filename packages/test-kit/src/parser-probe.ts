@@ -15,6 +15,7 @@ export interface ParserLoad {
 /**
  * Runs a hook file with a probe preloaded (`--require`) that records, at exit, whether mvdan-sh was
  * started and which of the parse path's builtins were loaded: the common path must load neither.
+ * The call is answered in process (`KIT_HOOKS_SERVER=off`): that is the process being measured.
  */
 export function runWithParserProbe(
   file: string,
@@ -22,7 +23,8 @@ export function runWithParserProbe(
   options: Omit<HookRunOptions, 'nodeArgs'> = {},
 ): { run: HookRun; load: ParserLoad } {
   const out = join(tempDir('kit-parser-probe'), 'load.json');
-  const env = { ...(options.env ?? hookEnv()), PARSER_PROBE_OUT: out };
+  // What this process loads is measured: a verdict server, answering instead, would hide it.
+  const env = { ...(options.env ?? hookEnv()), KIT_HOOKS_SERVER: 'off', PARSER_PROBE_OUT: out };
   const run = runHookFile(file, stdin, { ...options, env, nodeArgs: ['--require', probe] });
   return { run, load: JSON.parse(readFileSync(out, 'utf8')) as ParserLoad };
 }
