@@ -117,7 +117,7 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
       if (!(await caller.go())) return void connection.destroy();
       let reply: Reply;
       try {
-        reply = await answerInCallState(request, answer);
+        reply = await answerInCallState(request, answer, place.folder);
       } catch {
         reply = { doubt: 'threw' }; // the call judges itself; the queue goes on
       }
@@ -268,7 +268,11 @@ type Reply = { stdout: string; stderr: string; exitCode: 0 | 2 } | { doubt: stri
 
 // The server takes on the call's cwd, environment and umask, as the hook process would have had
 // them: a relative path, os.tmpdir() or a file the guard writes resolve as they would there.
-async function answerInCallState(request: ServerRequest, answer: AnswerRequest): Promise<Reply> {
+async function answerInCallState(
+  request: ServerRequest,
+  answer: AnswerRequest,
+  home: string,
+): Promise<Reply> {
   try {
     process.chdir(request.cwd);
   } catch {
@@ -279,6 +283,14 @@ async function answerInCallState(request: ServerRequest, answer: AnswerRequest):
   }
   Object.assign(process.env, request.env);
   process.umask(request.umask);
-  const output = await answer(request);
-  return { stdout: output.stdout, stderr: output.stderr, exitCode: output.exitCode };
+  try {
+    const output = await answer(request);
+    return { stdout: output.stdout, stderr: output.stderr, exitCode: output.exitCode };
+  } finally {
+    try {
+      process.chdir(home); // between calls the server holds no folder of the user's open
+    } catch {
+      // its own folder gone: the next call's chdir still comes first
+    }
+  }
 }

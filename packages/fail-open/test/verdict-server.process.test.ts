@@ -7,6 +7,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -515,7 +516,8 @@ describe('fidelity: the call\u2019s environment, cwd and files decide, not what 
     const changed = await callHook(served, deny, { temp, cwd: one });
     expect(changed.trace).toMatchObject({ path: 'server' });
     expect(changed.stdout).toBe(reason(one, 'switch unset/unset', 'beta'));
-    expect(serverPids(served)).toHaveLength(1);
+    // Between calls the server is back in its own folder: it holds no folder of the user's open.
+    expect(readlinkSync(`/proc/${onlyServer(served)}/cwd`)).toBe(serverFolder(temp));
   }, 30_000);
 
   test('a relative KIT_HOOKS_TRACE lands relative to the call\u2019s cwd', async () => {
