@@ -10,7 +10,7 @@ export type FrontHandoff =
   | {
       mode: 'call'; // answer this call in process
       stdin: FrontStdin; // the payload as the front read it
-      fields: Record<string, string>; // for the trace line: which path answered, and why not the server
+      fields: Record<string, string | number>; // for the trace line: which path answered, why not the server
     }
   | {
       mode: 'serve'; // this process is the verdict server
@@ -112,14 +112,20 @@ function verdictServerFront(
   const handoffKey = Symbol.for('kit-hooks.front');
   const maxStdinBytes = 4 * 1024 * 1024; // runHook's defaults: a larger payload or a slower one is
   const stdinBudgetMs = 3000; // the body's to judge, as it would be without a server
-  // A warm round trip is about 1 ms; past this the server is taken for hung (one bounded wait).
+  // A warm round trip is about 1 ms (5 on a loaded machine); past this the call answers in process,
+  // and a server that has not even acknowledged the call is taken for hung (one bounded wait).
   const replyBoundMs = 40;
+  // A call the server has taken (its turn came, and this call said go) is the server's to answer:
+  // it is never answered twice. This bounds that wait: runHook's budget, and a margin.
+  const takenBoundMs = 3500;
   const startingFreshMs = 10_000; // a start marker younger than this: a server is on its way
   const defaultIdleSeconds = 600;
   const args = process.argv.slice(2);
   const serving = args[0] === '--kit-serve-verdicts';
   if (serving) process.argv.splice(2, 1); // the server's body sees the arguments of its callers
-  const callArgs = serving ? args.slice(1) : args;
+  // The server, and the status of a call with these arguments, are keyed by the calls' own arguments.
+  const status = args[0] === '--kit-server-status';
+  const callArgs = serving || status ? args.slice(1) : args;
   const env = process.env;
 
   const handOver = (handoff: FrontHandoff): void => {
@@ -222,7 +228,7 @@ function verdictServerFront(
   const ask = (
     payload: string,
     answered: (reply: { stdout: string; stderr: string; exitCode: 0 | 2 }) => void,
-    fallBack: (why: string) => void,
+    fallBack: (why: string, waitedMs?: number) => void,
   ): void => {
     const where = place();
     if ('refused' in where) {
@@ -278,7 +284,9 @@ function verdictServerFront(
 
     const net = load('node:net') as typeof import('node:net');
     let settled = false;
+    let taken = false;
     const chunks: Buffer[] = [];
+    const askedAt = Date.now();
     const connection = net.connect(socket);
     const settle = (finish: () => void): void => {
       if (settled) return;
@@ -287,33 +295,77 @@ function verdictServerFront(
       connection.destroy();
       finish();
     };
-    const timer = setTimeout(() => {
+    // The bound is judged after one more look at the socket (setImmediate runs after the poll for
+    // I/O): a call that was itself not scheduled for a while reads what has arrived meanwhile first.
+    // Each wait has its own timer; one that a later wait replaced judges nothing (its immediate may
+    // already be queued when the turn is read).
+    let waits = 0;
+    const wait = (ms: number): NodeJS.Timeout => {
+      const current = ++waits;
+      const judge = (): void => {
+        if (current === waits) timedOut();
+      };
+      return setTimeout(() => setImmediate(judge), ms);
+    };
+    let timer = wait(replyBoundMs);
+    const timedOut = (): void => {
       settle(() => {
-        try {
-          fs.writeFileSync(hungMarker, String(socketStat.ino), { mode: 0o600 });
-        } catch {
-          // unmarked: the next call waits once more
+        const waitedMs = Date.now() - askedAt;
+        // A server that acknowledged the call runs, busy with the calls before this one: not hung.
+        if (!taken && chunks.length > 0) {
+          fallBack('busy', waitedMs);
+          return;
         }
-        startServer(folder, socket, uid);
-        fallBack('hung');
+        let current = -1;
+        try {
+          current = fs.lstatSync(socket).ino;
+        } catch {
+          // gone: a new server is on its way, or the next call starts one
+        }
+        // Only the server this call asked is marked, and replaced once: not a replacement since.
+        if (current === socketStat.ino) {
+          try {
+            fs.writeFileSync(hungMarker, String(socketStat.ino), { mode: 0o600 });
+          } catch {
+            // unmarked: the next call waits once more
+          }
+          startServer(folder, socket, uid);
+        }
+        fallBack('hung', waitedMs);
       });
-    }, replyBoundMs);
-    connection.on('connect', () => connection.end(request));
-    connection.on('data', (chunk: Buffer) => chunks.push(chunk));
+    };
+    // The exchange: the request, one line; the server's acknowledgement (a space) at once; when the
+    // call's turn comes, `?`; this call's `!` (go) if it is still waiting, else it has gone and the
+    // server drops the call; then the reply, and the end. Exactly one of the two answers a call.
+    connection.on('connect', () => connection.write(request));
+    connection.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (taken || settled || !chunk.includes(0x3f)) return;
+      taken = true;
+      connection.write('!');
+      clearTimeout(timer);
+      timer = wait(takenBoundMs);
+    });
     connection.on('end', () => {
       settle(() => {
-        const reply = readReply(Buffer.concat(chunks).toString('utf8'), key);
-        if ('problem' in reply) fallBack(reply.problem);
+        const reply = readReply(
+          Buffer.concat(chunks)
+            .toString('utf8')
+            .replace(/^[ ?]*/, ''),
+          key,
+        );
+        if ('problem' in reply) fallBack(reply.problem, Date.now() - askedAt);
         else answered(reply);
       });
     });
     connection.on('error', (error: NodeJS.ErrnoException) => {
       settle(() => {
+        const waitedMs = Date.now() - askedAt;
         if (error.code === 'ECONNREFUSED' || error.code === 'ENOENT') {
           startServer(folder, socket, uid); // a socket no server holds: a new one replaces it
-          fallBack('stale');
+          fallBack('stale', waitedMs);
         } else {
-          fallBack('error');
+          fallBack('error', waitedMs);
         }
       });
     });
@@ -342,8 +394,10 @@ function verdictServerFront(
     };
     const giveUp = (reason: 'stdin-too-large' | 'stdin-timeout' | 'stdin-error', message: string): void =>
       settle({ ok: false, reason, message, partial: text() }, true);
+    // As for the reply: a payload that has arrived by the deadline is read, however late this
+    // process was scheduled (setImmediate runs after the poll for I/O).
     const timer = setTimeout(
-      () => giveUp('stdin-timeout', 'stdin did not end by the deadline'),
+      () => setImmediate(() => giveUp('stdin-timeout', 'stdin did not end by the deadline')),
       stdinBudgetMs,
     );
     timer.unref();
@@ -382,7 +436,7 @@ function verdictServerFront(
     return;
   }
 
-  if (args[0] === '--kit-server-status') {
+  if (status) {
     const where = place();
     const socket = 'refused' in where ? null : where.socket;
     const state =
@@ -394,8 +448,16 @@ function verdictServerFront(
   }
 
   readStdin((stdin) => {
-    const inProcess = (why: string): void =>
-      handOver({ mode: 'call', stdin, fields: { path: 'in-process', server: why } });
+    // serverMs: how long this call spent on the socket before it answered in process.
+    const inProcess = (why: string, waitedMs?: number): void =>
+      handOver({
+        mode: 'call',
+        stdin,
+        fields:
+          waitedMs === undefined
+            ? { path: 'in-process', server: why }
+            : { path: 'in-process', server: why, serverMs: waitedMs },
+      });
     if (!stdin.ok) {
       inProcess('stdin');
       return;
@@ -412,10 +474,10 @@ function verdictServerFront(
         if (reply.stderr !== '') process.stderr.write(reply.stderr);
         process.exitCode = reply.exitCode;
       },
-      (why) => {
+      (why, waitedMs) => {
         if (done) return;
         done = true;
-        inProcess(why);
+        inProcess(why, waitedMs);
       },
     );
   });

@@ -15,7 +15,12 @@ export function takeFrontHandoff(): FrontHandoff | undefined {
   if (handoff.mode === 'call' && isJsonObject(handoff.stdin) && isJsonObject(handoff.fields)) {
     return handoff as FrontHandoff;
   }
-  if (handoff.mode === 'serve' && typeof handoff.socket === 'string' && typeof handoff.key === 'string') {
+  if (
+    handoff.mode === 'serve' &&
+    typeof handoff.folder === 'string' &&
+    typeof handoff.socket === 'string' &&
+    typeof handoff.key === 'string'
+  ) {
     return handoff as FrontHandoff;
   }
   return undefined;

@@ -1,0 +1,209 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { basename, dirname, join } from 'node:path';
+import { collectOutput, hookEnv } from '@kit/test-kit';
+import { build } from 'tsup';
+import { hookBundle } from '../../../tsup.base.ts';
+import { fixturePath } from './run-fixture.ts';
+
+// The verdict server's fault tests drive a fixture guard built exactly as a guard's hook is
+// (hookBundle with a verdict server), from the runtime's source, and run as the host runs it.
+
+/**
+ * Builds the fixture guards (served.mjs, served-strict.mjs) into `outDir` as hook bundles with a
+ * verdict server; `buildTag` changes one constant of the code (an upgraded bundle).
+ */
+export async function buildServedBundles(outDir: string, buildTag?: string): Promise<void> {
+  await build({
+    ...hookBundle(
+      { served: fixturePath('served.mjs'), 'served-strict': fixturePath('served-strict.mjs') },
+      { verdictServer: true },
+    ),
+    ...(buildTag === undefined ? {} : { define: { __FIXTURE_BUILD__: JSON.stringify(buildTag) } }),
+    outDir,
+    config: false,
+    silent: true,
+  });
+}
+
+/** One trace line, as far as these tests read it. */
+export interface TraceLine {
+  verdict: string;
+  cause?: string;
+  path?: string;
+  server?: string;
+  serverMs?: number;
+}
+
+/** What one hook call did: its output, its wall time, and the trace line it wrote. */
+export interface ServedCall {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  trace: TraceLine | undefined;
+  traceLines: number; // how many times the call was judged (a call answered twice writes two)
+  traceFile: string;
+}
+
+/** How one call runs: its TMPDIR (so its server folder), cwd, extra environment and arguments. */
+export interface CallSetting {
+  temp: string;
+  cwd?: string; // default temp
+  env?: Record<string, string | undefined>;
+  args?: string[];
+}
+
+let calls = 0;
+
+/** The environment of a call: the test's own, with no kit variable leaking in, a 30 s quiet period. */
+export function callEnv(setting: CallSetting): Record<string, string | undefined> {
+  return hookEnv({
+    TMPDIR: setting.temp,
+    KIT_HOOKS_SERVER: undefined,
+    KIT_HOOKS_SERVER_IDLE_SECONDS: '30',
+    ...setting.env,
+  });
+}
+
+/** Runs the bundle as the host does (`node <bundle>`, the payload on stdin), traced to a file of its own. */
+export async function callHook(bundle: string, stdin: string, setting: CallSetting): Promise<ServedCall> {
+  calls += 1;
+  const traceFile = join(setting.temp, `trace-${calls}.jsonl`);
+  const env = { KIT_HOOKS_TRACE: traceFile, ...callEnv(setting) };
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, [bundle, ...(setting.args ?? [])], {
+    cwd: setting.cwd ?? setting.temp,
+    env,
+  });
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(stdin);
+  const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  const run = await collectOutput(child).finally(() => clearTimeout(killer));
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  return {
+    ...run,
+    ms,
+    trace: lastTraceLine(env.KIT_HOOKS_TRACE),
+    traceLines: traceLineCount(traceFile),
+    traceFile,
+  };
+}
+
+/** How many lines a trace file holds. */
+export function traceLineCount(file: string): number {
+  try {
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '').length;
+  } catch {
+    return 0;
+  }
+}
+
+/** The last line of a trace file, parsed; undefined when there is none. */
+export function lastTraceLine(file: string | undefined): TraceLine | undefined {
+  if (file === undefined) return undefined;
+  try {
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    return JSON.parse(lines[lines.length - 1] ?? '') as TraceLine;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What `node <bundle> --kit-server-status` prints for a call in `setting`. */
+export function serverStatus(
+  bundle: string,
+  setting: CallSetting,
+): { server: string; socket: string | null } {
+  const run = spawnSync(process.execPath, [bundle, '--kit-server-status', ...(setting.args ?? [])], {
+    cwd: setting.cwd ?? setting.temp,
+    env: callEnv(setting),
+    encoding: 'utf8',
+  });
+  return JSON.parse(run.stdout) as { server: string; socket: string | null };
+}
+
+/** The socket a call in `setting` asks, and the key its server answers with. */
+export function socketOf(
+  bundle: string,
+  setting: CallSetting,
+): { socket: string; key: string; folder: string } {
+  const { socket } = serverStatus(bundle, setting);
+  if (socket === null) throw new Error('no socket for this setting');
+  return { socket, key: basename(socket, '.sock'), folder: dirname(socket) };
+}
+
+/** The pids of the verdict servers started from `bundle` (their command line, from /proc). */
+export function serverPids(bundle: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      if (argv.includes('--kit-serve-verdicts') && argv.includes(bundle)) pids.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/** True while the process lives (a zombie counts as ended). */
+export function alive(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Ends every server started from these bundles. */
+export function killServers(...bundles: string[]): void {
+  for (const bundle of bundles) {
+    for (const pid of serverPids(bundle)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // ended meanwhile
+      }
+    }
+  }
+}
+
+/** Polls `condition` every `everyMs` until it holds; false when `timeoutMs` passes first. */
+export async function waitFor(condition: () => boolean, timeoutMs = 5000, everyMs = 20): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  return condition();
+}
+
+/** A stand-in server on `socket` in a 0700 folder: `answer` gets each connection and the request line it sent. */
+export async function fakeServer(
+  socket: string,
+  answer: (connection: Socket, request: string) => void,
+  { waitForRequest = true }: { waitForRequest?: boolean } = {},
+): Promise<Server> {
+  mkdirSync(dirname(socket), { recursive: true, mode: 0o700 });
+  rmSync(socket, { force: true });
+  const server = createServer({ allowHalfOpen: true }, (connection) => {
+    connection.on('error', () => undefined);
+    const chunks: Buffer[] = [];
+    let answered = false;
+    if (!waitForRequest) answer(connection, '');
+    // A request is one line (the front keeps the connection open for its go).
+    connection.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (!waitForRequest || answered || !chunk.includes(0x0a)) return;
+      answered = true;
+      answer(connection, Buffer.concat(chunks).toString('utf8'));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(socket, resolve));
+  return server;
+}

@@ -1,0 +1,608 @@
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
+import { connect } from 'node:net';
+import { freeNames, loaderOf } from './free-names.ts';
+import { bashPayload, denyLine } from './run-fixture.ts';
+import {
+  alive,
+  buildServedBundles,
+  type CallSetting,
+  callHook,
+  fakeServer,
+  killServers,
+  type ServedCall,
+  serverPids,
+  serverStatus,
+  socketOf,
+  traceLineCount,
+  waitFor,
+} from './served-bundle.ts';
+
+// The verdict server is an accelerator, never a dependency: whatever goes wrong with it, the call
+// answers in process exactly as it would have without one, and the trace says which path answered
+// and why not the server. Each test has a TMPDIR of its own, so a server folder of its own.
+
+const uid = process.getuid?.() ?? 0;
+const replyBoundMs = 40; // the front's bound (bundle-loader.ts)
+let bundles = '';
+let served = '';
+let strict = '';
+beforeAll(async () => {
+  bundles = mkdtempSync(join(tmpdir(), 'kit-vs-bundles-'));
+  await buildServedBundles(bundles);
+  served = join(bundles, 'served.cjs');
+  strict = join(bundles, 'served-strict.cjs');
+}, 60_000);
+afterAll(() => rmSync(bundles, { recursive: true, force: true }));
+
+let extraBundles: string[] = [];
+afterEach(() => {
+  killServers(served, strict, ...extraBundles);
+  extraBundles = [];
+});
+
+/** A fresh TMPDIR, removed (with its server folder) when the test ends. */
+function freshTemp(): string {
+  const temp = mkdtempSync(join(tmpdir(), 'kit-vs-'));
+  onTestFinished(() => {
+    killServers(served, strict, ...extraBundles);
+    rmSync(temp, { recursive: true, force: true });
+  });
+  return temp;
+}
+
+const serverFolder = (temp: string): string => join(temp, `kit-hooks-${uid}`);
+const deny = bashPayload('make test | tail -5');
+const pass = bashPayload('pass');
+const denyOf = (command: string, cwd: string, extra = 'switch unset/unset'): string =>
+  denyLine(`fixture-guard: ${command} (${extra}, cwd ${cwd}, policy none, build plain)`);
+
+/** The pid of the one server started from `bundle`; throws unless there is exactly one (never a pid 0 to signal). */
+function onlyServer(bundle: string): number {
+  const pids = serverPids(bundle);
+  const [pid] = pids;
+  if (pids.length !== 1 || pid === undefined || pid <= 0)
+    throw new Error(`one server expected: ${JSON.stringify(pids)}`);
+  return pid;
+}
+
+/** The output of a call, for comparing two calls byte for byte. */
+const output = (call: ServedCall): [number | null, string, string] => [
+  call.exitCode,
+  call.stdout,
+  call.stderr,
+];
+
+/** Calls until one is answered by a listening server; the server's answer. */
+async function warmServer(bundle: string, setting: CallSetting, stdin = deny): Promise<ServedCall> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const call = await callHook(bundle, stdin, setting);
+    if (call.trace?.path === 'server' || Date.now() > until) return call;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('no server: the first call answers in process and starts one, later calls go to it', () => {
+  test('a deny and a silent call, byte for byte as in process', async () => {
+    const temp = freshTemp();
+    const first = await callHook(served, deny, { temp });
+    expect(output(first)).toEqual([0, denyOf('make test | tail -5', temp), '']);
+    expect(first.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: 'none' });
+    expect(await waitFor(() => serverStatus(served, { temp }).server === 'listening')).toBe(true);
+    expect(serverPids(served)).toHaveLength(1);
+
+    const later = await warmServer(served, { temp });
+    expect(later.trace).toMatchObject({ verdict: 'deny', path: 'server' });
+    expect(later.trace?.server).toBeUndefined();
+    expect(output(later)).toEqual(output(first));
+
+    const silentInProcess = await callHook(served, pass, { temp, env: { KIT_HOOKS_SERVER: 'off' } });
+    const silent = await callHook(served, pass, { temp });
+    expect(silent.trace).toMatchObject({ verdict: 'none', path: 'server' });
+    expect(output(silent)).toEqual(output(silentInProcess));
+    expect(output(silent)).toEqual([0, '', '']);
+  });
+
+  test('--kit-server-status names the socket of a call with the same arguments', async () => {
+    const temp = freshTemp();
+    expect(serverStatus(served, { temp })).toEqual({ server: 'none', socket: expect.any(String) });
+    await callHook(served, deny, { temp });
+    await warmServer(served, { temp });
+    const status = serverStatus(served, { temp });
+    expect(status.server).toBe('listening');
+    expect(existsSync(status.socket ?? '')).toBe(true);
+    expect(serverStatus(served, { temp, args: ['--other'] }).socket).not.toBe(status.socket);
+    expect(serverStatus(served, { temp, env: { KIT_HOOKS_SERVER: 'off' } })).toEqual({
+      server: 'off',
+      socket: null,
+    });
+  });
+});
+
+describe('a stale socket: in process, and a new server takes the name over', () => {
+  test('left by a SIGKILLed server', async () => {
+    const temp = freshTemp();
+    await callHook(served, deny, { temp });
+    await warmServer(served, { temp });
+    const killed = onlyServer(served);
+    process.kill(killed, 'SIGKILL');
+    await waitFor(() => !alive(killed));
+    const { socket } = socketOf(served, { temp });
+    expect(lstatSync(socket).isSocket()).toBe(true); // still there, no one listening
+
+    const call = await callHook(served, deny, { temp });
+    expect(output(call)).toEqual([0, denyOf('make test | tail -5', temp), '']);
+    expect(call.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: 'stale' });
+    const later = await warmServer(served, { temp });
+    expect(later.trace).toMatchObject({ path: 'server' });
+    expect(serverPids(served)).toHaveLength(1);
+    expect(serverPids(served)).not.toContain(killed);
+  });
+});
+
+describe('a hung server costs one bounded wait, then it is not asked again until replaced', () => {
+  test('a real server, SIGSTOPped', async () => {
+    const temp = freshTemp();
+    await callHook(served, deny, { temp });
+    await warmServer(served, { temp });
+    const hung = onlyServer(served);
+    const baseline = await callHook(served, deny, { temp, env: { KIT_HOOKS_SERVER: 'off' } });
+    process.kill(hung, 'SIGSTOP');
+    onTestFinished(() => {
+      try {
+        process.kill(hung, 'SIGKILL');
+      } catch {
+        // ended
+      }
+    });
+
+    // The replacement this call starts takes 1.5 s to warm up, so the next call finds the mark.
+    const slowReplacement = { FIXTURE_WARM_UP_MS: '1500' };
+    const waited = await callHook(served, deny, { temp, env: slowReplacement });
+    expect(output(waited)).toEqual(output(baseline));
+    expect(waited.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: 'hung' });
+    expect(waited.trace?.serverMs).toBeGreaterThanOrEqual(replyBoundMs - 1);
+    expect(waited.trace?.serverMs).toBeLessThan(replyBoundMs + 150);
+
+    const next = await callHook(served, deny, { temp });
+    expect(output(next)).toEqual(output(baseline));
+    expect(next.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: 'hung' });
+    expect(next.trace?.serverMs).toBeUndefined(); // it never connected: no wait at all
+    expect(next.ms).toBeLessThan(waited.ms + 100);
+    console.log(
+      `hung: the first call waited ${waited.trace?.serverMs} ms on the socket (${Math.round(waited.ms)} ms in all), the next ${Math.round(next.ms)} ms in all; in process ${Math.round(baseline.ms)} ms`,
+    );
+
+    const later = await warmServer(served, { temp });
+    expect(later.trace).toMatchObject({ verdict: 'deny', path: 'server' });
+    expect(output(later)).toEqual(output(baseline));
+    const replacement = serverPids(served).filter((pid) => pid !== hung);
+    expect(replacement).toHaveLength(1);
+
+    // Its name taken, the hung server, once it runs again, ends within a few seconds.
+    process.kill(hung, 'SIGCONT');
+    expect(await waitFor(() => !alive(hung), 4000)).toBe(true);
+    const after = await callHook(served, deny, { temp });
+    expect(after.trace).toMatchObject({ path: 'server' });
+    expect(serverPids(served)).toEqual(replacement);
+  }, 30_000);
+
+  test('a stand-in that accepts and never replies', async () => {
+    const temp = freshTemp();
+    const { socket } = socketOf(served, { temp });
+    const held: unknown[] = [];
+    const fake = await fakeServer(socket, (connection) => held.push(connection));
+    onTestFinished(() => void fake.close());
+    const first = await callHook(served, deny, { temp, env: { FIXTURE_WARM_UP_MS: '1500' } });
+    expect(first.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: 'hung' });
+    expect(held).toHaveLength(1);
+    const next = await callHook(served, deny, { temp });
+    expect(next.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: 'hung' });
+    expect(held).toHaveLength(1); // not asked again
+    const later = await warmServer(served, { temp });
+    expect(later.trace).toMatchObject({ path: 'server' });
+    expect(output(later)).toEqual(output(first));
+  }, 30_000);
+});
+
+test('a busy server (acknowledged, still answering another call) is not taken for hung', async () => {
+  const temp = freshTemp();
+  await callHook(served, deny, { temp });
+  await warmServer(served, { temp });
+  const server = onlyServer(served);
+  const evaluating = join(temp, 'evaluating');
+  const slow = callHook(served, bashPayload('slow 1500'), { temp, env: { FIXTURE_EVALUATING: evaluating } });
+  expect(await waitFor(() => existsSync(evaluating), 5000, 5)).toBe(true);
+  const queued = await callHook(served, deny, { temp });
+  expect(output(queued)).toEqual([0, denyOf('make test | tail -5', temp), '']);
+  expect(queued.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: 'busy' });
+  expect(queued.trace?.serverMs).toBeGreaterThanOrEqual(replyBoundMs - 1);
+  expect(existsSync(`${socketOf(served, { temp }).socket}.hung`)).toBe(false);
+  // The slow call was taken before: the server answers it, and only the server.
+  expect((await slow).trace).toMatchObject({ path: 'server' });
+  // The call that gave up was dropped by the server when its turn came: judged once, in process.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect([queued.traceLines, traceLineCount(queued.traceFile)]).toEqual([1, 1]);
+  const later = await warmServer(served, { temp });
+  expect(later.trace).toMatchObject({ path: 'server' });
+  expect(serverPids(served)).toEqual([server]);
+}, 20_000);
+
+describe('a reply that is not this bundle\u2019s server\u2019s answer: in process, the right verdict', () => {
+  const fakeReplies: [string, (key: string) => string, string][] = [
+    [
+      'another key (another version)',
+      () => JSON.stringify({ key: 'other', stdout: 'FAKE\n', stderr: '', exitCode: 0 }),
+      'wrong-version',
+    ],
+    ['garbage', () => 'not json at all', 'malformed'],
+    ['a JSON array', (key) => JSON.stringify([key, 'FAKE\n', '', 0]), 'malformed'],
+    ['exitCode 1', (key) => JSON.stringify({ key, stdout: 'FAKE\n', stderr: '', exitCode: 1 }), 'malformed'],
+    ['no stdout', (key) => JSON.stringify({ key, stderr: '', exitCode: 0 }), 'malformed'],
+    ['nothing at all', () => '', 'malformed'],
+  ];
+  test('the control: a stand-in that answers with the key is believed', async () => {
+    const temp = freshTemp();
+    const { socket, key } = socketOf(served, { temp });
+    const fake = await fakeServer(socket, (connection) =>
+      connection.end(JSON.stringify({ key, stdout: 'FAKE\n', stderr: '', exitCode: 0 })),
+    );
+    onTestFinished(() => void fake.close());
+    const call = await callHook(served, deny, { temp });
+    expect(output(call)).toEqual([0, 'FAKE\n', '']);
+  });
+  test.for(fakeReplies)('%s', async ([, reply, why]) => {
+    const temp = freshTemp();
+    const { socket, key } = socketOf(served, { temp });
+    const requests: string[] = [];
+    const fake = await fakeServer(socket, (connection, request) => {
+      requests.push(request);
+      connection.end(reply(key));
+    });
+    onTestFinished(() => void fake.close());
+    const call = await callHook(served, deny, { temp });
+    expect(requests).toHaveLength(1);
+    expect(output(call)).toEqual([0, denyOf('make test | tail -5', temp), '']);
+    expect(call.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: why });
+  });
+});
+
+test('the loader as a build prints it names nothing beyond its parameters and Node\u2019s globals', {
+  timeout: 60_000,
+}, () => {
+  const loader = loaderOf(readFileSync(served, 'utf8'));
+  expect(loader).toContain('--kit-serve-verdicts');
+  expect(freeNames(loader)).toEqual([]);
+});
+
+test('the server answers only a request that names its key', async () => {
+  const temp = freshTemp();
+  await callHook(served, deny, { temp });
+  const warm = await warmServer(served, { temp });
+  const { socket, key } = socketOf(served, { temp });
+  const ask = (requestKey: string): Promise<string> =>
+    new Promise((resolve) => {
+      let text = '';
+      const connection = connect(socket, () =>
+        connection.write(
+          `${JSON.stringify({ v: 1, key: requestKey, args: [], cwd: temp, umask: 0o22, env: {}, stdin: deny })}\n`,
+        ),
+      );
+      connection.on('data', (chunk) => {
+        if (!text.includes('?') && chunk.includes('?')) connection.write('!'); // go, as the front says it
+        text += chunk.toString();
+      });
+      connection.on('error', () => resolve(text));
+      connection.on('close', () => resolve(text));
+    });
+  const right = JSON.parse((await ask(key)).replace(/^[ ?]*/, '')) as { key: string; stdout: string };
+  expect(right).toMatchObject({ key, stdout: denyOf('make test | tail -5', temp) });
+  expect((await ask(`${key}0`)).trim()).toBe(''); // the acknowledgement only, then the connection ends
+  expect(output(await callHook(served, deny, { temp }))).toEqual(output(warm));
+});
+
+describe('a server that dies mid-request: in process', () => {
+  test('a stand-in that reads the request and destroys the connection', async () => {
+    const temp = freshTemp();
+    const { socket } = socketOf(served, { temp });
+    const fake = await fakeServer(socket, (connection) => connection.destroy());
+    onTestFinished(() => void fake.close());
+    const call = await callHook(served, deny, { temp });
+    expect(output(call)).toEqual([0, denyOf('make test | tail -5', temp), '']);
+    expect(call.trace).toMatchObject({ verdict: 'deny', path: 'in-process' });
+    expect(['malformed', 'error']).toContain(call.trace?.server);
+  });
+
+  test('a real server SIGKILLed during a slow evaluate', async () => {
+    const temp = freshTemp();
+    await callHook(served, deny, { temp });
+    await warmServer(served, { temp });
+    const server = onlyServer(served);
+    const evaluating = join(temp, 'evaluating');
+    const pending = callHook(served, bashPayload('slow 1000'), {
+      temp,
+      env: { FIXTURE_EVALUATING: evaluating },
+    });
+    // Killed as soon as it is evaluating the call, while the call waits on it (within the bound).
+    expect(await waitFor(() => existsSync(evaluating), 5000, 2)).toBe(true);
+    process.kill(server, 'SIGKILL');
+    const call = await pending;
+    expect(output(call)).toEqual([0, denyOf('slow 1000', temp), '']);
+    expect(call.trace).toMatchObject({ verdict: 'deny', path: 'in-process' });
+    // 'hung' only when the machine is so loaded that the bound passed before the kill.
+    expect(['error', 'malformed', 'hung']).toContain(call.trace?.server);
+    console.log('killed mid-request, the call said:', call.trace?.server, call.trace?.serverMs, 'ms');
+  }, 20_000);
+
+  test('a server that cannot take its name is not started again on every call', async () => {
+    const temp = freshTemp();
+    const { socket } = socketOf(served, { temp });
+    // Something of the user's own where the socket goes: the server can never rename onto it.
+    mkdirSync(join(socket, 'kept'), { recursive: true, mode: 0o700 });
+    chmodSync(serverFolder(temp), 0o700);
+    const log = join(temp, 'warm-ups');
+    for (let i = 0; i < 4; i++) {
+      const call = await callHook(served, deny, { temp, env: { FIXTURE_WARM_UP_LOG: log } });
+      expect(output(call)).toEqual([0, denyOf('make test | tail -5', temp), '']);
+      expect(call.trace).toMatchObject({ path: 'in-process', server: 'not-a-socket' });
+      await new Promise((resolve) => setTimeout(resolve, 400)); // that start has failed by now
+    }
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(readdirSync(socket)).toEqual(['kept']);
+  }, 20_000);
+});
+
+test('a socket path at the length limit (100 bytes) still gets a server', async () => {
+  const base = freshTemp();
+  const { socket } = socketOf(served, { temp: base });
+  const temp = join(base, 'p'.repeat(100 - Buffer.byteLength(socket) - 1));
+  mkdirSync(temp);
+  expect(Buffer.byteLength(socketOf(served, { temp }).socket)).toBe(100);
+  await callHook(served, deny, { temp });
+  const later = await warmServer(served, { temp });
+  expect(later.trace).toMatchObject({ path: 'server' });
+  const longer = join(base, 'p'.repeat(100 - Buffer.byteLength(socket)));
+  mkdirSync(longer);
+  const refused = await callHook(served, deny, { temp: longer });
+  expect(refused.trace).toMatchObject({ path: 'in-process', server: 'long-path' });
+}, 20_000);
+
+describe('concurrent calls', () => {
+  // Dozens of node processes at once on a loaded machine: a call may not even read its stdin, there
+  // all along, by the deadline (3 s after its start, as in process; measured with a bare node child
+  // too). That call never asked the server and fails open, as the runtime promises; every call that
+  // asked must be right.
+  const wrongAnswers = (runs: ServedCall[], expected: (i: number) => string): unknown[] =>
+    runs
+      .filter((run, i) =>
+        run.trace?.server === 'stdin'
+          ? run.stdout !== '' || run.trace.cause !== 'stdin-timeout'
+          : run.stdout !== expected(i) || run.exitCode !== 0 || run.stderr !== '',
+      )
+      .map((run) => ({ ms: Math.round(run.ms), trace: run.trace, stdout: run.stdout, stderr: run.stderr }));
+  const byPath = (runs: ServedCall[]): string =>
+    JSON.stringify(tally(runs.map((run) => `${run.trace?.path}:${run.trace?.server ?? ''}`)));
+
+  test('20 at once with no server: every answer right, at most one server left listening', async () => {
+    const temp = freshTemp();
+    const runs = await Promise.all(Array.from({ length: 20 }, () => callHook(served, deny, { temp })));
+    expect(wrongAnswers(runs, () => denyOf('make test | tail -5', temp))).toEqual([]);
+    expect(runs.filter((run) => run.trace?.server === 'none').length).toBeGreaterThan(0);
+    expect(await waitFor(() => serverStatus(served, { temp }).server === 'listening')).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // any loser of a race has ended by now
+    expect(serverPids(served).length).toBeLessThanOrEqual(1);
+    console.log('20 concurrent calls, no server, by path:', byPath(runs));
+  }, 60_000);
+
+  test('50 at once against a warm server: every answer right', async () => {
+    const temp = freshTemp();
+    await callHook(served, deny, { temp });
+    const warm = await warmServer(served, { temp });
+    const runs = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => callHook(served, i % 2 === 0 ? deny : pass, { temp })),
+    );
+    expect(wrongAnswers(runs, (i) => (i % 2 === 0 ? warm.stdout : ''))).toEqual([]);
+    expect(runs.filter((run) => run.trace?.path === 'server').length).toBeGreaterThan(0);
+    console.log(
+      '50 concurrent calls, warm server, by path:',
+      byPath(runs),
+      'servers',
+      serverPids(served).length,
+    );
+  }, 60_000);
+});
+
+function tally(values: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}
+
+describe('a server folder that is not safe: in process, no server, nothing changed', () => {
+  const shapes: [string, (folder: string, temp: string) => void][] = [
+    [
+      'owned by another user',
+      (folder) => {
+        mkdirSync(folder, { mode: 0o700 });
+        chownSync(folder, 65534, 65534);
+      },
+    ],
+    [
+      'mode 0777',
+      (folder) => {
+        mkdirSync(folder);
+        chmodSync(folder, 0o777);
+      },
+    ],
+    [
+      'a symlink to a folder of the user\u2019s own',
+      (folder, temp) => {
+        const target = join(temp, 'elsewhere');
+        mkdirSync(target, { mode: 0o700 });
+        symlinkSync(target, folder);
+      },
+    ],
+  ];
+  test.for(shapes)('%s', async ([, make]) => {
+    if (uid !== 0 && make === shapes[0]?.[1]) return; // chown needs root
+    const temp = freshTemp();
+    const folder = serverFolder(temp);
+    make(folder, temp);
+    const before = lstatSync(folder);
+    const call = await callHook(served, deny, { temp });
+    expect(output(call)).toEqual([0, denyOf('make test | tail -5', temp), '']);
+    expect(call.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: 'unsafe-folder' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(serverPids(served)).toEqual([]);
+    const after = lstatSync(folder);
+    expect([after.uid, after.mode, after.ino]).toEqual([before.uid, before.mode, before.ino]);
+    expect(readdirSync(folder)).toEqual([]);
+  });
+});
+
+test('KIT_HOOKS_SERVER=off: in process, nothing created', async () => {
+  const temp = freshTemp();
+  for (const value of ['off', 'OFF', '0', 'false', 'no', 'disabled']) {
+    const call = await callHook(served, deny, { temp, env: { KIT_HOOKS_SERVER: value } });
+    expect(output(call)).toEqual([0, denyOf('make test | tail -5', temp), '']);
+    expect(call.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: 'off' });
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(existsSync(serverFolder(temp))).toBe(false);
+  expect(serverPids(served)).toEqual([]);
+});
+
+describe('fidelity: the call\u2019s environment, cwd and files decide, not what the server saw', () => {
+  test('a switch, the cwd and a file change between calls to one warm server', async () => {
+    const temp = freshTemp();
+    const one = join(temp, 'one');
+    const two = join(temp, 'two');
+    mkdirSync(one);
+    mkdirSync(two);
+    writeFileSync(join(one, 'policy.txt'), 'alpha\n');
+    await callHook(served, deny, { temp, cwd: one, env: { FIXTURE_SWITCH: 'on' } });
+    const reason = (cwd: string, extra: string, policy: string): string =>
+      denyLine(`fixture-guard: make test | tail -5 (${extra}, cwd ${cwd}, policy ${policy}, build plain)`);
+
+    const on = await warmServer(served, { temp, cwd: one, env: { FIXTURE_SWITCH: 'on' } });
+    expect(on.trace).toMatchObject({ path: 'server' });
+    expect(on.stdout).toBe(reason(one, 'switch on/on', 'alpha'));
+    const off = await callHook(served, deny, { temp, cwd: one, env: { FIXTURE_SWITCH: 'off' } });
+    expect(off.trace).toMatchObject({ verdict: 'none', path: 'server' });
+    expect(output(off)).toEqual([0, '', '']);
+    const unset = await callHook(served, deny, { temp, cwd: one });
+    expect(unset.trace).toMatchObject({ path: 'server' });
+    expect(unset.stdout).toBe(reason(one, 'switch unset/unset', 'alpha'));
+    const elsewhere = await callHook(served, deny, { temp, cwd: two });
+    expect(elsewhere.trace).toMatchObject({ path: 'server' });
+    expect(elsewhere.stdout).toBe(reason(two, 'switch unset/unset', 'none'));
+    writeFileSync(join(one, 'policy.txt'), 'beta\n');
+    const changed = await callHook(served, deny, { temp, cwd: one });
+    expect(changed.trace).toMatchObject({ path: 'server' });
+    expect(changed.stdout).toBe(reason(one, 'switch unset/unset', 'beta'));
+    // Between calls the server is back in its own folder: it holds no folder of the user's open.
+    expect(readlinkSync(`/proc/${onlyServer(served)}/cwd`)).toBe(serverFolder(temp));
+  }, 30_000);
+
+  test('a relative KIT_HOOKS_TRACE lands relative to the call\u2019s cwd', async () => {
+    const temp = freshTemp();
+    const cwd = join(temp, 'project');
+    mkdirSync(cwd);
+    await callHook(served, deny, { temp });
+    await warmServer(served, { temp });
+    const call = await callHook(served, deny, {
+      temp,
+      cwd,
+      env: { KIT_HOOKS_TRACE: 'relative-trace.jsonl' },
+    });
+    expect(call.stdout).toBe(denyOf('make test | tail -5', cwd));
+    const line = JSON.parse(readFileSync(join(cwd, 'relative-trace.jsonl'), 'utf8')) as { path: string };
+    expect(line.path).toBe('server');
+    expect(existsSync(join(serverFolder(temp), 'relative-trace.jsonl'))).toBe(false);
+  });
+});
+
+test('the quiet period: with KIT_HOOKS_SERVER_IDLE_SECONDS=1 the server ends and removes its socket', async () => {
+  const temp = freshTemp();
+  const quick = { KIT_HOOKS_SERVER_IDLE_SECONDS: '1' };
+  await callHook(served, deny, { temp, env: quick });
+  const answered = await warmServer(served, { temp, env: quick });
+  expect(answered.trace).toMatchObject({ path: 'server' });
+  const server = onlyServer(served);
+  const { socket } = socketOf(served, { temp });
+  expect(await waitFor(() => !alive(server), 4000)).toBe(true);
+  expect(existsSync(socket)).toBe(false);
+  expect(readdirSync(serverFolder(temp))).toEqual([]);
+});
+
+test('an upgraded bundle (one constant changed) uses a socket of its own, never the old server', async () => {
+  const temp = freshTemp();
+  const upgraded = mkdtempSync(join(tmpdir(), 'kit-vs-upgraded-'));
+  onTestFinished(() => rmSync(upgraded, { recursive: true, force: true }));
+  await buildServedBundles(upgraded, 'upgraded');
+  const newer = join(upgraded, 'served.cjs');
+  extraBundles.push(newer);
+  expect(readFileSync(newer, 'utf8')).not.toBe(readFileSync(served, 'utf8'));
+
+  await callHook(served, deny, { temp });
+  await warmServer(served, { temp });
+  expect(socketOf(newer, { temp }).socket).not.toBe(socketOf(served, { temp }).socket);
+  const first = await callHook(newer, deny, { temp });
+  expect(first.trace).toMatchObject({ path: 'in-process', server: 'none' });
+  const later = await warmServer(newer, { temp });
+  expect(later.trace).toMatchObject({ path: 'server' });
+  expect(later.stdout).toContain('build upgraded');
+  expect(serverPids(newer)).toHaveLength(1);
+  expect(serverPids(served)).toHaveLength(1);
+  const old = await callHook(served, deny, { temp });
+  expect(old.stdout).toContain('build plain');
+  expect(old.trace).toMatchObject({ path: 'server' });
+}, 60_000);
+
+describe('strict keeps its meaning through the server', () => {
+  const payloads: [string, string, number][] = [
+    ['a call the guard cannot judge', deny, 2],
+    ['invalid JSON', '{"tool_name": "Ba', 2],
+    ['not an object', '[]', 2],
+    ['a call it passes', pass, 0],
+  ];
+  test.for(payloads)('%s: the same exit code and stderr both ways', async ([, stdin, exitCode]) => {
+    const temp = freshTemp();
+    const inProcess = await callHook(strict, stdin, { temp, env: { KIT_HOOKS_SERVER: 'off' } });
+    expect(inProcess.exitCode).toBe(exitCode);
+    await callHook(strict, pass, { temp });
+    const through = await warmServer(strict, { temp }, stdin);
+    expect(through.trace).toMatchObject({ path: 'server' });
+    expect(output(through)).toEqual(output(inProcess));
+  });
+
+  test.for([
+    ['invalid JSON', '{"tool_name": "Ba'],
+    ['empty', ''],
+    ['not an object', 'null'],
+  ])('%s, to the guard that is not strict: no opinion both ways', async ([, stdin]) => {
+    const temp = freshTemp();
+    const inProcess = await callHook(served, stdin ?? '', { temp, env: { KIT_HOOKS_SERVER: 'off' } });
+    await callHook(served, pass, { temp });
+    const through = await warmServer(served, { temp }, stdin);
+    expect(through.trace).toMatchObject({ path: 'server' });
+    expect(output(through)).toEqual(output(inProcess));
+    expect(output(through)).toEqual([0, '', '']);
+  });
+});
