@@ -112,8 +112,8 @@ export const embedMvdanAsText: EsbuildPlugin = embedMvdanAsData();
  * code (the body) as base64 in the `body` section, then the other sections (mvdan-sh's packed
  * source). The loader compiles the body under the bundle's name with Node's compile cache on, so
  * that the cache can keep it compiled (packages/fail-open/src/bundle-loader.ts). With a verdict
- * server, the loader is its front, and the socket it asks is named by a hash of the body and the
- * sections: a changed bundle never talks to a server of another.
+ * server, the loader is its front, and the socket it asks is named by a hash of the front, the body
+ * and the sections: a changed bundle never talks to a server of another.
  */
 const wrapInLoader = (sections: Sections, verdictServer: boolean): TsupPlugin => ({
   name: 'kit-wrap-in-loader',
@@ -121,7 +121,12 @@ const wrapInLoader = (sections: Sections, verdictServer: boolean): TsupPlugin =>
     if (!chunk.path.endsWith('.cjs')) return undefined;
     const data: [string, string][] = [['body', Buffer.from(code, 'utf8').toString('base64')], ...sections];
     const text = data.map(([name, encoded]) => `${sectionMarker(name)}${encoded}*/\n`).join('');
-    const contentHash = createHash('sha256').update(text).digest('hex').slice(0, 16);
+    // The front's own text counts too: a front that speaks to its server otherwise never meets an older one.
+    const contentHash = createHash('sha256')
+      .update(bundleLoaderSource('0'.repeat(16)))
+      .update(text)
+      .digest('hex')
+      .slice(0, 16);
     return { code: `${bundleLoaderSource(verdictServer ? contentHash : undefined)}${text}` };
   },
 });

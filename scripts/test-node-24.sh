@@ -22,12 +22,12 @@ echo "kit: the hook-process and packaging tests on Node $("$node24" --version)"
 # package folder, then its test files
 runs=(
   "packages/test-kit test/temp-tree.test.ts"
-  "packages/fail-open test/run-hook.process.test.ts"
+  "packages/fail-open test/run-hook.process.test.ts test/verdict-server.process.test.ts test/bundle-loader.test.ts"
   "packages/shell-segments test/bundle.test.ts test/hook-bundle-cache.test.ts test/embedded-module.test.ts"
   "packages/gate-approval test/example-guard.test.ts test/install-in-use.test.ts test/plugins.test.ts test/install-hosts.test.ts"
   "packages/exit-status-guard test/hook-process.test.ts test/cli.test.ts test/packaging.test.ts"
   "packages/git-write-gate test/hook-process.test.ts test/package.test.ts"
-  "packages/roseline-gate test/hook.test.ts test/package.test.ts"
+  "packages/roseline-gate test/hook.test.ts test/package.test.ts test/escape.process.test.ts"
   "examples/pipe-to-shell-guard test/hook.test.ts"
 )
 status=0

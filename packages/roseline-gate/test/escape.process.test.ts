@@ -50,7 +50,16 @@ async function burst(count: number, payload: unknown, env: Record<string, string
 function setup(session: string) {
   const root = tempTree({ 'App.csproj': '', 'Program.cs': 'class Program {}\n' });
   const temp = tempDir('rg-tmp');
-  const env: Record<string, string> = { PATH: stubLauncherFolder(), TMPDIR: temp, TEMP: temp, TMP: temp };
+  // With the verdict server on, as users run it: the server answers some calls and the rest answer
+  // in process, side by side, and each call is judged by one of them only (the turn), or a marker
+  // is taken or armed twice.
+  const env: Record<string, string> = {
+    PATH: stubLauncherFolder(),
+    TMPDIR: temp,
+    TEMP: temp,
+    TMP: temp,
+    KIT_HOOKS_SERVER: 'on',
+  };
   if (process.platform === 'win32') {
     env.PATHEXT = '.COM;.EXE;.BAT;.CMD';
     env.SystemRoot = process.env.SystemRoot ?? 'C:\\Windows';
