@@ -439,11 +439,12 @@ function verdictServerFront(
   if (status) {
     const where = place();
     const socket = 'refused' in where ? null : where.socket;
+    const key = 'refused' in where ? null : where.key; // what a ping must name (doctor pings it)
     const state =
       'refused' in where
         ? where.refused
         : (folderProblem(where.folder, where.uid) ?? (fs.existsSync(where.socket) ? 'listening' : 'none'));
-    process.stdout.write(`${JSON.stringify({ server: state, socket })}\n`);
+    process.stdout.write(`${JSON.stringify({ server: state, socket, key })}\n`);
     return;
   }
 

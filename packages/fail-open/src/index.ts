@@ -27,3 +27,5 @@ export { readTextFile } from './read-text-file.ts';
 export { onPath } from './on-path.ts';
 /** The OS temp folder as the env names it (TMPDIR; TEMP or TMP on Windows), else os.tmpdir(), loaded on demand. */
 export { tempFolderOf } from './temp-dir.ts';
+/** True when the verdict server at a socket answers a ping with the bundle's key in time (doctor). */
+export { pingVerdictServer } from './verdict-server.ts';

@@ -66,8 +66,16 @@ async function holdsHealthyServer(place: ServePlace): Promise<boolean> {
   } catch {
     // not marked hung
   }
-  const reply = await exchange(place.socket, { v: 1, key: place.key, ping: true }, probeBoundMs);
-  return isJsonObject(reply) && reply.key === place.key;
+  return pingVerdictServer(place.socket, place.key, probeBoundMs);
+}
+
+/**
+ * True when the verdict server at `socket` answers a ping with `key` within `boundMs` (doctor's
+ * check, and a starting server's look at the one holding its name). Never rejects.
+ */
+export async function pingVerdictServer(socket: string, key: string, boundMs: number): Promise<boolean> {
+  const reply = await exchange(socket, { v: 1, key, ping: true }, boundMs);
+  return isJsonObject(reply) && reply.key === key;
 }
 
 function exchange(socket: string, request: unknown, boundMs: number): Promise<unknown> {

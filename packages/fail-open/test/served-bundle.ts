@@ -117,13 +117,13 @@ export function lastTraceLine(file: string | undefined): TraceLine | undefined {
 export function serverStatus(
   bundle: string,
   setting: CallSetting,
-): { server: string; socket: string | null } {
+): { server: string; socket: string | null; key: string | null } {
   const run = spawnSync(process.execPath, [bundle, '--kit-server-status', ...(setting.args ?? [])], {
     cwd: setting.cwd ?? setting.temp,
     env: callEnv(setting),
     encoding: 'utf8',
   });
-  return JSON.parse(run.stdout) as { server: string; socket: string | null };
+  return JSON.parse(run.stdout) as { server: string; socket: string | null; key: string | null };
 }
 
 /** The socket a call in `setting` asks, and the key its server answers with. */

@@ -13,7 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { connect } from 'node:net';
 import { freeNames, loaderOf } from './free-names.ts';
@@ -121,16 +121,23 @@ describe('no server: the first call answers in process and starts one, later cal
 
   test('--kit-server-status names the socket of a call with the same arguments', async () => {
     const temp = freshTemp();
-    expect(serverStatus(served, { temp })).toEqual({ server: 'none', socket: expect.any(String) });
+    expect(serverStatus(served, { temp })).toEqual({
+      server: 'none',
+      socket: expect.any(String),
+      key: expect.stringMatching(/^[0-9a-f]{16}-v[\d.]+-[0-9a-f]{8}$/),
+    });
     await callHook(served, deny, { temp });
     await warmServer(served, { temp });
     const status = serverStatus(served, { temp });
     expect(status.server).toBe('listening');
     expect(existsSync(status.socket ?? '')).toBe(true);
+    // The key doctor's ping names is the socket's own name.
+    expect(status.socket).toBe(join(dirname(status.socket ?? ''), `${status.key}.sock`));
     expect(serverStatus(served, { temp, args: ['--other'] }).socket).not.toBe(status.socket);
     expect(serverStatus(served, { temp, env: { KIT_HOOKS_SERVER: 'off' } })).toEqual({
       server: 'off',
       socket: null,
+      key: null,
     });
   });
 });

@@ -1,4 +1,4 @@
-import { isJsonObject } from '@kit/fail-open';
+import { isJsonObject, pingVerdictServer } from '@kit/fail-open';
 import type { CliIO } from '../guard.ts';
 import type { Check } from './doctor.ts';
 import { runProcess } from './run-process.ts';
@@ -54,7 +54,7 @@ export async function verdictServerCheck(probe: ServerProbe): Promise<Check> {
     case 'none':
       return { ok: true, text: `verdict server: not running; the next call starts one at ${socket}` };
     case 'listening': {
-      const answers = socket !== null && key !== null && (await pingServer(socket, key));
+      const answers = socket !== null && key !== null && (await pingVerdictServer(socket, key, pingBoundMs));
       return answers
         ? { ok: true, text: `verdict server: answering at ${socket}` }
         : {
@@ -66,32 +66,4 @@ export async function verdictServerCheck(probe: ServerProbe): Promise<Check> {
     default:
       return { ok: true, text: `verdict server: not used (${status.server}): every call answers in process` };
   }
-}
-
-async function pingServer(socket: string, key: string): Promise<boolean> {
-  const { connect } = await import('node:net');
-  return new Promise((resolve) => {
-    let reply = '';
-    const connection = connect(socket);
-    const finish = (answers: boolean): void => {
-      clearTimeout(timer);
-      connection.destroy();
-      resolve(answers);
-    };
-    const timer = setTimeout(() => finish(false), pingBoundMs);
-    connection.setEncoding('utf8');
-    connection.on('connect', () => connection.end(`${JSON.stringify({ v: 1, key, ping: true })}\n`));
-    connection.on('data', (chunk: string) => {
-      reply += chunk;
-    });
-    connection.on('end', () => {
-      try {
-        const parsed: unknown = JSON.parse(reply);
-        finish(isJsonObject(parsed) && parsed.key === key);
-      } catch {
-        finish(false);
-      }
-    });
-    connection.on('error', () => finish(false));
-  });
 }
