@@ -100,6 +100,8 @@ function baseEnvironment(home: string): Record<string, string> {
     LANG: 'C.UTF-8',
     NO_PROXY: '127.0.0.1,localhost',
     ...gitIdentity,
+    // The guards' verdict servers, which the hooks start as users' do, end soon after the suite.
+    KIT_HOOKS_SERVER_IDLE_SECONDS: process.env.KIT_HOOKS_SERVER_IDLE_SECONDS ?? '20',
   };
 }
 

@@ -98,6 +98,8 @@ export function cliEnvironment(
     NO_PROXY: '127.0.0.1,localhost',
     // git in the model's Bash calls: an identity (so a commit the guard fails to stop really lands) and no machine config.
     ...gitIdentity,
+    // The guards' verdict servers, which the hooks start as users' do, end soon after the suite.
+    KIT_HOOKS_SERVER_IDLE_SECONDS: process.env.KIT_HOOKS_SERVER_IDLE_SECONDS ?? '20',
   };
   return { ...env, ...extra };
 }

@@ -59,6 +59,7 @@ function setup(session: string) {
     TEMP: temp,
     TMP: temp,
     KIT_HOOKS_SERVER: 'on',
+    KIT_HOOKS_SERVER_IDLE_SECONDS: '5', // the servers of this test end soon after it
   };
   if (process.platform === 'win32') {
     env.PATHEXT = '.COM;.EXE;.BAT;.CMD';
