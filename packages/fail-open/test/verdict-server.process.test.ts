@@ -15,13 +15,16 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
+import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
+import { collectOutput } from '@kit/test-kit';
 import { freeNames, loaderOf } from './free-names.ts';
 import { bashPayload, denyLine } from './run-fixture.ts';
 import {
   alive,
   buildServedBundles,
   type CallSetting,
+  callEnv,
   callHook,
   fakeServer,
   killServers,
@@ -139,6 +142,32 @@ describe('no server: the first call answers in process and starts one, later cal
       socket: null,
       key: null,
     });
+  });
+});
+
+// The front writes a served reply straight to fd 1: a host that stopped reading (EPIPE) gets a
+// quiet exit, never a stack trace, and the reply, when read, is the server's.
+describe('a served reply to a host that stopped reading', () => {
+  test.each([
+    ['reads its stdout', false],
+    ['closed its stdout', true],
+  ])('a host that %s: exit 0, nothing on stderr, answered by the server', async (_label, closed) => {
+    const temp = freshTemp();
+    await warmServer(served, { temp });
+    const traceFile = join(temp, `trace-epipe-${closed}.jsonl`);
+    const child = spawn(process.execPath, [served], {
+      cwd: temp,
+      env: { ...callEnv({ temp }), KIT_HOOKS_TRACE: traceFile },
+    });
+    if (closed) child.stdout.destroy();
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(deny);
+    const run = await collectOutput(child);
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe(closed ? '' : denyOf('make test | tail -5', temp));
+    const line = JSON.parse(readFileSync(traceFile, 'utf8').trim()) as { path?: string };
+    expect(line.path).toBe('server');
   });
 });
 
