@@ -15,7 +15,8 @@ export type FrontHandoff =
   | {
       mode: 'serve'; // this process is the verdict server
       folder: string; // the per-user folder, checked: owned by the user, mode 0700
-      socket: string; // the socket path to take over
+      socket: string; // the socket path to take over: the server's name, which answers pings
+      mailbox: string; // the folder calls leave their requests in (verdict-server.ts)
       key: string; // what a request must name: bundle hash, node version, arguments
       idleMs: number; // the quiet period after which the server exits
     };
@@ -144,7 +145,9 @@ function verdictServerFront(
   };
 
   // Where this bundle's server listens, or why no server can be used from here.
-  type Place = { folder: string; socket: string; key: string; uid: number } | { refused: string };
+  type Place =
+    | { folder: string; socket: string; mailbox: string; key: string; uid: number }
+    | { refused: string };
   const place = (): Place => {
     if (process.platform === 'win32' || typeof process.getuid !== 'function')
       return { refused: 'unsupported' };
@@ -159,7 +162,7 @@ function verdictServerFront(
     const key = `${contentHash}-${process.version}-${shortHash(flags)}`;
     const socket = `${folder}/${key}.sock`;
     if (Buffer.byteLength(socket) > 100) return { refused: 'long-path' }; // sun_path holds 104-108 bytes
-    return { folder, socket, key, uid };
+    return { folder, socket, mailbox: `${folder}/${key}.box`, key, uid };
   };
 
   // The folder is the user's own, and no one else may enter it: then only the user reaches the socket.
@@ -235,7 +238,7 @@ function verdictServerFront(
       fallBack(where.refused);
       return;
     }
-    const { folder, socket, key, uid } = where;
+    const { folder, socket, mailbox, key, uid } = where;
     const problem = folderProblem(folder, uid);
     if (problem === 'none') {
       startServer(folder, socket, uid);
@@ -271,6 +274,30 @@ function verdictServerFront(
     } catch {
       // no marker: the server is not known to be hung
     }
+    // The server's pid: one that died left its name behind, and a call need not wait to know it.
+    // On Linux its state too: a server killed under an init that reaps no one stays a zombie.
+    const alive = (pid: number): boolean => {
+      if (!(pid > 0)) return false;
+      try {
+        if (process.platform !== 'linux') return process.kill(pid, 0);
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+        const state = stat.charAt(stat.lastIndexOf(')') + 2);
+        return state !== 'Z' && state !== 'X';
+      } catch {
+        return false;
+      }
+    };
+    let serverPid = 0;
+    try {
+      serverPid = Number(fs.readFileSync(`${mailbox}/server`, 'latin1'));
+    } catch {
+      // no pid: no server serves the mailbox
+    }
+    if (!alive(serverPid)) {
+      startServer(folder, socket, uid); // a name no server holds: a new one replaces it
+      fallBack('stale');
+      return;
+    }
     let cwd: string;
     try {
       cwd = process.cwd();
@@ -282,93 +309,127 @@ function verdictServerFront(
     process.umask(umask);
     const request = `${JSON.stringify({ v: 1, key, args: callArgs, cwd, umask, env, stdin: payload })}\n`;
 
-    const net = load('node:net') as typeof import('node:net');
-    let settled = false;
-    let taken = false;
-    const chunks: Buffer[] = [];
+    // The exchange is files, all of it synchronous: the call leaves `<id>.req` in the mailbox; the
+    // server takes it by renaming it to `<id>.taken`, and answers in `<id>.reply`. At the bound a call
+    // not yet taken withdraws it by a rename of its own: exactly one of the two renames succeeds, so
+    // a call is answered once, by the server or in process. No socket, no stream: a call costs a few
+    // system calls, and naps between its looks at the mailbox.
+    const id = `${process.pid}-${Date.now().toString(36)}`;
+    const inMailbox = (suffix: string): string => `${mailbox}/${id}${suffix}`;
+    const remove = (file: string): void => {
+      try {
+        fs.unlinkSync(file);
+      } catch {
+        // gone already
+      }
+    };
     const askedAt = Date.now();
-    const connection = net.connect(socket);
-    const settle = (finish: () => void): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      connection.destroy();
-      finish();
+    try {
+      fs.writeFileSync(inMailbox('.tmp'), request, { mode: 0o600 });
+      fs.renameSync(inMailbox('.tmp'), inMailbox('.req'));
+    } catch {
+      remove(inMailbox('.tmp'));
+      fallBack('error', Date.now() - askedAt);
+      return;
+    }
+    // A warm reply takes about a millisecond: the mailbox is looked at every 0.1 ms for the first
+    // few, then less and less often (a look is one failed open).
+    const napper = new Int32Array(new SharedArrayBuffer(4));
+    const nap = (longestMs: number): void => {
+      Atomics.wait(napper, 0, 0, Date.now() - askedAt < 5 ? 0.1 : longestMs);
     };
-    // The bound is judged after one more look at the socket (setImmediate runs after the poll for
-    // I/O): a call that was itself not scheduled for a while reads what has arrived meanwhile first.
-    // Each wait has its own timer; one that a later wait replaced judges nothing (its immediate may
-    // already be queued when the turn is read).
-    let waits = 0;
-    const wait = (ms: number): NodeJS.Timeout => {
-      const current = ++waits;
-      const judge = (): void => {
-        if (current === waits) timedOut();
-      };
-      return setTimeout(() => setImmediate(judge), ms);
+    const replyText = (): string | null => {
+      try {
+        return fs.readFileSync(inMailbox('.reply'), 'utf8');
+      } catch {
+        return null;
+      }
     };
-    let timer = wait(replyBoundMs);
-    const timedOut = (): void => {
-      settle(() => {
-        const waitedMs = Date.now() - askedAt;
-        // A server that acknowledged the call runs, busy with the calls before this one: not hung.
-        if (!taken && chunks.length > 0) {
-          fallBack('busy', waitedMs);
+    const finish = (text: string): void => {
+      remove(inMailbox('.reply'));
+      const reply = readReply(text, key);
+      if ('problem' in reply) fallBack(reply.problem, Date.now() - askedAt);
+      else answered(reply);
+    };
+    // Only the server this call asked is marked, and replaced once: not a replacement since.
+    const markHung = (): void => {
+      let current = -1;
+      try {
+        current = fs.lstatSync(socket).ino;
+      } catch {
+        // gone: a new server is on its way, or the next call starts one
+      }
+      if (current !== socketStat.ino) return;
+      try {
+        fs.writeFileSync(hungMarker, String(socketStat.ino), { mode: 0o600 });
+      } catch {
+        // unmarked: the next call waits once more
+      }
+      startServer(folder, socket, uid);
+    };
+    // Busy: the server has taken an earlier call, and is still within that call's bound.
+    const busy = (): boolean => {
+      try {
+        return fs
+          .readdirSync(mailbox)
+          .some(
+            (name) =>
+              name.endsWith('.taken') &&
+              Date.now() - fs.lstatSync(`${mailbox}/${name}`).mtimeMs < takenBoundMs,
+          );
+      } catch {
+        return false;
+      }
+    };
+
+    for (;;) {
+      const text = replyText();
+      if (text !== null) {
+        finish(text);
+        return;
+      }
+      if (Date.now() - askedAt >= replyBoundMs) break;
+      nap(1);
+    }
+    try {
+      fs.renameSync(inMailbox('.req'), inMailbox('.gone'));
+      remove(inMailbox('.gone'));
+      const waitedMs = Date.now() - askedAt;
+      if (busy()) {
+        fallBack('busy', waitedMs); // a server that runs, with calls before this one: not hung
+        return;
+      }
+      markHung();
+      fallBack('hung', waitedMs);
+      return;
+    } catch {
+      // taken, or answered meanwhile: the server's to answer, within the taken bound
+    }
+    for (;;) {
+      const text = replyText();
+      if (text !== null) {
+        finish(text);
+        return;
+      }
+      const waitedMs = Date.now() - askedAt;
+      // The server writes the reply before it drops the taken request: neither is a server gone.
+      if (!fs.existsSync(inMailbox('.taken')) || !alive(serverPid)) {
+        const late = replyText();
+        if (late !== null) {
+          finish(late);
           return;
         }
-        let current = -1;
-        try {
-          current = fs.lstatSync(socket).ino;
-        } catch {
-          // gone: a new server is on its way, or the next call starts one
-        }
-        // Only the server this call asked is marked, and replaced once: not a replacement since.
-        if (current === socketStat.ino) {
-          try {
-            fs.writeFileSync(hungMarker, String(socketStat.ino), { mode: 0o600 });
-          } catch {
-            // unmarked: the next call waits once more
-          }
-          startServer(folder, socket, uid);
-        }
+        remove(inMailbox('.taken'));
+        fallBack('error', waitedMs);
+        return;
+      }
+      if (waitedMs >= takenBoundMs) {
+        markHung();
         fallBack('hung', waitedMs);
-      });
-    };
-    // The exchange: the request, one line; the server's acknowledgement (a space) at once; when the
-    // call's turn comes, `?`; this call's `!` (go) if it is still waiting, else it has gone and the
-    // server drops the call; then the reply, and the end. Exactly one of the two answers a call.
-    connection.on('connect', () => connection.write(request));
-    connection.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      if (taken || settled || !chunk.includes(0x3f)) return;
-      taken = true;
-      connection.write('!');
-      clearTimeout(timer);
-      timer = wait(takenBoundMs);
-    });
-    connection.on('end', () => {
-      settle(() => {
-        const reply = readReply(
-          Buffer.concat(chunks)
-            .toString('utf8')
-            .replace(/^[ ?]*/, ''),
-          key,
-        );
-        if ('problem' in reply) fallBack(reply.problem, Date.now() - askedAt);
-        else answered(reply);
-      });
-    });
-    connection.on('error', (error: NodeJS.ErrnoException) => {
-      settle(() => {
-        const waitedMs = Date.now() - askedAt;
-        if (error.code === 'ECONNREFUSED' || error.code === 'ENOENT') {
-          startServer(folder, socket, uid); // a socket no server holds: a new one replaces it
-          fallBack('stale', waitedMs);
-        } else {
-          fallBack('error', waitedMs);
-        }
-      });
-    });
+        return;
+      }
+      nap(5);
+    }
   };
 
   const readStdin = (done: (stdin: FrontStdin) => void): void => {
@@ -432,7 +493,14 @@ function verdictServerFront(
       // judged just below: a folder that is not there, or not safe, ends the server
     }
     if (folderProblem(where.folder, where.uid) !== null) return;
-    handOver({ mode: 'serve', folder: where.folder, socket: where.socket, key: where.key, idleMs });
+    handOver({
+      mode: 'serve',
+      folder: where.folder,
+      socket: where.socket,
+      mailbox: where.mailbox,
+      key: where.key,
+      idleMs,
+    });
     return;
   }
 
@@ -472,22 +540,27 @@ function verdictServerFront(
         // Written straight to the descriptors: most replies are silent and touch neither stream,
         // and a stream costs about a millisecond to build. A pipe that is not blocking (EAGAIN)
         // takes the stream's way; a host that stopped reading (EPIPE) has nothing left to be told.
-        const write = (fd: 1 | 2, text: string): void => {
-          if (text === '') return;
+        // Written straight through, the reply is out: the process ends at once (what is left of the
+        // event loop is the stdin stream's closing, about half a millisecond).
+        const write = (fd: 1 | 2, text: string): boolean => {
+          if (text === '') return true;
           const data = Buffer.from(text, 'utf8');
           let written = 0;
           try {
             while (written < data.length) written += fs.writeSync(fd, data, written);
           } catch (error) {
-            if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+            if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return true;
             const stream = fd === 1 ? process.stdout : process.stderr;
             stream.on('error', () => undefined);
             stream.write(data.subarray(written));
+            return false;
           }
+          return true;
         };
-        write(1, reply.stdout);
-        write(2, reply.stderr);
+        const outFlushed = write(1, reply.stdout);
+        const errFlushed = write(2, reply.stderr);
         process.exitCode = reply.exitCode;
+        if (outFlushed && errFlushed) process.exit(reply.exitCode);
       },
       (why, waitedMs) => {
         if (done) return;

@@ -19,6 +19,7 @@ export function takeFrontHandoff(): FrontHandoff | undefined {
     handoff.mode === 'serve' &&
     typeof handoff.folder === 'string' &&
     typeof handoff.socket === 'string' &&
+    typeof handoff.mailbox === 'string' &&
     typeof handoff.key === 'string'
   ) {
     return handoff as FrontHandoff;

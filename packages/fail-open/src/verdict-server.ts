@@ -1,12 +1,27 @@
-import { chmodSync, lstatSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  type FSWatcher,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { isJsonObject } from './json.ts';
 import type { HookOutput } from './runtime-types.ts';
 
 /** Where the server listens and what it answers to, as the bundle's front worked it out. */
 export interface ServePlace {
   folder: string; // the per-user folder the socket is in
-  socket: string; // the socket path to take over
+  socket: string; // the socket path to take over: the server's name, which answers pings
+  mailbox: string; // the folder the calls leave their requests in, and find their replies
   key: string; // what every request must name: bundle hash, node version, arguments
   idleMs: number; // the quiet period after which the server exits
 }
@@ -24,17 +39,22 @@ export interface ServerRequest {
 export type AnswerRequest = (request: ServerRequest) => Promise<HookOutput>;
 
 const maxRequestBytes = 16 * 1024 * 1024; // a 4 MiB payload and its environment, with room
+const maxPingBytes = 64 * 1024;
 const probeBoundMs = 500; // a server that holds the name must answer a ping within this
 const ownershipCheckMs = 1000; // how often the server checks the socket path is still its own
-const goBoundMs = 1000; // a caller that neither says go nor goes within this, once its turn came, is dropped
+// A change notice missed (an overflowing inotify queue) is made good within this.
+const mailboxScanMs = 200;
 
 /**
  * Runs the verdict server until its quiet period passes or another server takes its name. Warms
  * the guard first, then takes the socket over unless a healthy server already holds it (a ping it
  * answers, not marked hung): it listens on a name of its own and renames that onto the socket,
- * which replaces a stale or hung one at once. Calls are answered one at a time, each in the
- * process state of the call (cwd, environment, umask), so that a verdict depends on nothing the
- * server saw before.
+ * which replaces a stale or hung one at once. The socket answers pings only; calls come through
+ * the mailbox, a 0700 folder beside it: a call leaves `<id>.req` there, the server takes it by
+ * renaming it to `<id>.taken` and writes `<id>.reply` (the front's `ask` is the other half). A
+ * call reads and writes files synchronously, so it never loads node:net or builds a stream. Calls
+ * are answered one at a time, each in the process state of the call (cwd, environment, umask), so
+ * that a verdict depends on nothing the server saw before.
  */
 export async function serveVerdicts(
   place: ServePlace,
@@ -104,42 +124,90 @@ function exchange(socket: string, request: unknown, boundMs: number): Promise<un
 function listen(place: ServePlace, answer: AnswerRequest, onListening: () => void): Promise<void> {
   return new Promise((resolve) => {
     let queue: Promise<void> = Promise.resolve();
+    const queued = new Set<string>(); // the requests waiting their turn, by id
     let ownIno = -1;
     let stopping = false;
-    const server = createServer({ allowHalfOpen: true }, (connection) => {
-      idle.refresh();
-      readRequest(connection, (request, caller) => {
-        if (request === null || (request !== 'ping' && request.key !== place.key))
-          return void connection.destroy();
-        if (request === 'ping') return void connection.end(`${JSON.stringify({ key: place.key })}\n`);
-        queue = queue.then(() => answerOne(connection, request, caller));
-      });
-      // The acknowledgement, at once: this server runs (a caller that must give up waiting knows it
-      // is busy, not hung). JSON allows the space before the reply.
-      connection.write(' ');
-    });
-    const answerOne = async (connection: Socket, request: ServerRequest, caller: Caller): Promise<void> => {
-      // Its turn: the call says go if it still waits; one that gave up answers itself, never twice.
-      if (caller.gone || connection.destroyed) return void connection.destroy();
-      connection.write('?');
-      if (!(await caller.go())) return void connection.destroy();
-      let reply: Reply;
-      try {
-        reply = await answerInCallState(request, answer, place.folder);
-      } catch {
-        reply = { doubt: 'threw' }; // the call judges itself; the queue goes on
-      }
+    let watcher: FSWatcher | undefined;
+    let scanner: NodeJS.Timeout | undefined;
+    // The socket is the server's name: it answers pings (doctor, a starting server's look), nothing else.
+    const server = createServer((connection) => {
       idle.refresh();
       connection.on('error', () => undefined);
-      connection.end(`${JSON.stringify({ key: place.key, ...reply })}\n`);
+      readPing(connection, (ping) => {
+        if (ping) connection.end(`${JSON.stringify({ key: place.key })}\n`);
+        else connection.destroy();
+      });
+    });
+    const inMailbox = (id: string, suffix: string): string => join(place.mailbox, `${id}${suffix}`);
+    // Every request in the mailbox joins the queue once; calls are answered one at a time, in turn.
+    const scan = (): void => {
+      if (stopping) return;
+      let names: string[];
+      try {
+        names = readdirSync(place.mailbox);
+      } catch {
+        stop(); // the mailbox is gone: no call can reach this server
+        return;
+      }
+      for (const name of names) {
+        if (!name.endsWith(requestSuffix)) continue;
+        const id = name.slice(0, -requestSuffix.length);
+        if (queued.has(id)) continue;
+        queued.add(id);
+        idle.refresh();
+        queue = queue.then(() => answerOne(id)).finally(() => queued.delete(id));
+      }
+    };
+    const answerOne = async (id: string): Promise<void> => {
+      if (stopping) return; // the call withdraws at its bound and answers itself
+      // Taking the request is a rename: the call's withdrawal is one too, so exactly one of the two
+      // succeeds, and a call is never answered twice.
+      const taken = inMailbox(id, '.taken');
+      try {
+        renameSync(inMailbox(id, requestSuffix), taken);
+      } catch {
+        return; // withdrawn: its call answered itself
+      }
+      try {
+        const now = new Date();
+        utimesSync(taken, now, now); // its age says how long this server has been at it (a call's busy)
+      } catch {
+        // its call then takes this server for hung, not busy, if it gives up waiting
+      }
+      const request = readRequestFile(taken, place.key);
+      let reply: Reply;
+      if (request === null) {
+        reply = { doubt: 'request' }; // not a request to answer: its call judges itself
+      } else {
+        try {
+          reply = await answerInCallState(request, answer, place.folder);
+        } catch {
+          reply = { doubt: 'threw' }; // the call judges itself; the queue goes on
+        }
+      }
+      idle.refresh();
+      const part = inMailbox(id, '.part');
+      try {
+        writeFileSync(part, `${JSON.stringify({ key: place.key, ...reply })}\n`, { mode: 0o600 });
+        renameSync(part, inMailbox(id, replySuffix));
+      } catch {
+        rmSync(part, { force: true }); // its call finds neither: it answers itself
+      }
+      rmSync(taken, { force: true });
     };
     const stop = (): void => {
       if (stopping) return;
       stopping = true;
       clearTimeout(idle);
       clearInterval(ownership);
+      clearInterval(scanner);
+      watcher?.close();
       server.close();
-      if (ownsName()) rmSync(place.socket, { force: true });
+      // A server that replaced this one keeps the name, and the mailbox with it; a name removed
+      // (the way to end a server from outside) takes the mailbox along.
+      const owned = ownsName();
+      if (owned) rmSync(place.socket, { force: true });
+      if (owned || !existsSync(place.socket)) rmSync(place.mailbox, { recursive: true, force: true });
       void queue.then(() => resolve());
     };
     const ownsName = (): boolean => {
@@ -170,6 +238,12 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
     server.listen(ownName, () => {
       try {
         chmodSync(ownName, 0o600);
+        openMailbox(place.mailbox);
+        // A notice of a new request wakes the server at once; the server's own files need none.
+        watcher = watch(place.mailbox, (_event, name) => {
+          if (name === null || String(name).endsWith(requestSuffix)) scan();
+        });
+        watcher.on('error', stop);
         renameSync(ownName, place.socket);
         ownIno = lstatSync(place.socket).ino;
         rmSync(`${place.socket}.hung`, { force: true });
@@ -178,93 +252,80 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
         stop();
         return;
       }
-      // Unref'd: the listening server and the idle timer keep the process alive, this does not.
+      // Unref'd: the listening server and the idle timer keep the process alive, these do not.
+      scanner = setInterval(scan, mailboxScanMs);
+      scanner.unref();
       ownership = setInterval(() => {
         if (!ownsName()) stop(); // replaced (a newer server, or a hung mark acted on) or removed
       }, ownershipCheckMs);
       ownership.unref();
       onListening();
+      scan();
     });
   });
 }
 
-/** The caller of one request, after it was sent: gone (it gave up), or go (it waits for this server's answer). */
-interface Caller {
-  gone: boolean;
-  go: () => Promise<boolean>; // true once the caller says go; false when it goes, or says nothing
+const requestSuffix = '.req';
+const replySuffix = '.reply';
+
+// The mailbox is the user's alone (in the checked folder, and 0700 itself); `server` names the pid
+// that serves it, so that a call tells a server that died from one that is slow.
+function openMailbox(mailbox: string): void {
+  try {
+    mkdirSync(mailbox, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const stat = lstatSync(mailbox);
+  const uid = process.getuid?.();
+  if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) {
+    throw new Error('the mailbox is not the user\u2019s alone');
+  }
+  const part = join(mailbox, `server.${process.pid}`);
+  writeFileSync(part, String(process.pid), { mode: 0o600 });
+  renameSync(part, join(mailbox, 'server'));
 }
 
-// One request per connection, one line (the ping's caller half-closes after it; a call's does not,
-// so that its end says it gave up). null: not a request to answer.
-function readRequest(
-  connection: Socket,
-  received: (request: ServerRequest | 'ping' | null, caller: Caller) => void,
-): void {
+// A ping is one line on the socket; anything else is not answered.
+function readPing(connection: Socket, received: (ping: boolean) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let read = false;
-  let saidGo = false;
-  let changed: (() => void) | undefined;
-  const caller: Caller = {
-    gone: false,
-    go: () =>
-      new Promise((resolve) => {
-        const decide = (): void => {
-          if (!saidGo && !caller.gone) return;
-          clearTimeout(timer);
-          changed = undefined;
-          resolve(saidGo);
-        };
-        const timer = setTimeout(() => {
-          changed = undefined;
-          resolve(false);
-        }, goBoundMs);
-        changed = decide;
-        decide();
-      }),
+  const done = (ping: boolean): void => {
+    if (read) return;
+    read = true;
+    received(ping);
   };
-  const leave = (): void => {
-    caller.gone = true;
-    changed?.();
-  };
-  connection.on('error', leave);
-  connection.on('close', leave);
-  connection.on('end', () => {
-    if (!read) {
-      read = true;
-      received(null, caller);
-    }
-    leave();
-  });
+  connection.on('end', () => done(false));
   connection.on('data', (chunk: Buffer) => {
-    if (read) {
-      if (chunk.includes(0x21)) saidGo = true; // `!`
-      changed?.();
-      return;
-    }
+    if (read) return;
     size += chunk.length;
-    if (size > maxRequestBytes) {
-      read = true;
-      received(null, caller);
-      return;
-    }
+    if (size > maxPingBytes) return done(false);
     chunks.push(chunk);
     if (!chunk.includes(0x0a)) return;
-    read = true;
     const text = Buffer.concat(chunks).toString('utf8');
-    let parsed: unknown;
     try {
-      parsed = JSON.parse(text.slice(0, text.indexOf('\n')));
+      const value: unknown = JSON.parse(text.slice(0, text.indexOf('\n')));
+      done(isJsonObject(value) && value.v === 1 && value.ping === true);
     } catch {
-      return received(null, caller);
+      done(false);
     }
-    received(toRequest(parsed), caller);
   });
 }
 
-function toRequest(value: unknown): ServerRequest | 'ping' | null {
+// The request a call left, or null when it is not one this server answers.
+function readRequestFile(file: string, key: string): ServerRequest | null {
+  try {
+    if (lstatSync(file).size > maxRequestBytes) return null;
+    const request = toRequest(JSON.parse(readFileSync(file, 'utf8')));
+    return request !== null && request.key === key ? request : null;
+  } catch {
+    return null;
+  }
+}
+
+function toRequest(value: unknown): ServerRequest | null {
   if (!isJsonObject(value) || value.v !== 1) return null;
-  if (value.ping === true) return 'ping';
   const { key, cwd, env, umask, stdin } = value;
   if (typeof key !== 'string' || typeof cwd !== 'string' || typeof stdin !== 'string') return null;
   if (typeof umask !== 'number') return null;

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { collectOutput, hookEnv } from '@kit/test-kit';
 import { build } from 'tsup';
@@ -183,27 +183,87 @@ export async function waitFor(condition: () => boolean, timeoutMs = 5000, everyM
   return condition();
 }
 
-/** A stand-in server on `socket` in a 0700 folder: `answer` gets each connection and the request line it sent. */
+/** What a stand-in does with a request it has taken: reply with this text, or drop it unanswered. */
+export type StandInAnswer = { reply: string } | 'drop' | 'hold';
+
+/**
+ * A stand-in server for `socket` in a 0700 folder, as the front sees a server: a socket on the name
+ * (listening, answering nothing), and a mailbox whose pid is this process. With `take: false` it
+ * never takes a request; otherwise it takes each one and `answer` says what it does with it (the
+ * request's text is passed). `seen` counts the requests that reached its mailbox.
+ */
 export async function fakeServer(
   socket: string,
-  answer: (connection: Socket, request: string) => void,
-  { waitForRequest = true }: { waitForRequest?: boolean } = {},
-): Promise<Server> {
-  mkdirSync(dirname(socket), { recursive: true, mode: 0o700 });
+  answer: (request: string) => StandInAnswer = () => 'hold',
+  { take = true }: { take?: boolean } = {},
+): Promise<{ close: () => Promise<void>; seen: () => number; mailbox: string }> {
+  const folder = dirname(socket);
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
   rmSync(socket, { force: true });
-  const server = createServer({ allowHalfOpen: true }, (connection) => {
-    connection.on('error', () => undefined);
-    const chunks: Buffer[] = [];
-    let answered = false;
-    if (!waitForRequest) answer(connection, '');
-    // A request is one line (the front keeps the connection open for its go).
-    connection.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      if (!waitForRequest || answered || !chunk.includes(0x0a)) return;
-      answered = true;
-      answer(connection, Buffer.concat(chunks).toString('utf8'));
-    });
-  });
+  const mailbox = mailboxOf(socket);
+  mkdirSync(mailbox, { recursive: true, mode: 0o700 });
+  writeFileSync(join(mailbox, 'server'), String(process.pid));
+  const server: Server = createServer((connection) => connection.on('error', () => undefined));
   await new Promise<void>((resolve) => server.listen(socket, resolve));
-  return server;
+  const seen = new Set<string>();
+  const look = (): void => {
+    let names: string[];
+    try {
+      names = readdirSync(mailbox);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (!name.endsWith('.req')) continue;
+      const id = name.slice(0, -'.req'.length);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      if (!take) continue;
+      const taken = join(mailbox, `${id}.taken`);
+      try {
+        renameSync(join(mailbox, name), taken);
+      } catch {
+        continue;
+      }
+      const what = answer(readFileSync(taken, 'utf8'));
+      if (what === 'hold') continue;
+      if (what !== 'drop') writeFileSync(join(mailbox, `${id}.reply`), what.reply);
+      rmSync(taken, { force: true });
+    }
+  };
+  const watcher = watch(mailbox, look);
+  const timer = setInterval(look, 5);
+  return {
+    mailbox,
+    seen: () => seen.size,
+    close: async () => {
+      clearInterval(timer);
+      watcher.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The mailbox of the server named `socket` (verdict-server.ts). */
+export function mailboxOf(socket: string): string {
+  return socket.replace(/\.sock$/, '.box');
+}
+
+/** Leaves `request` in a server's mailbox as a call does; the reply's text, or null after `boundMs`. */
+export async function askMailbox(mailbox: string, request: string, boundMs = 3000): Promise<string | null> {
+  const id = `test-${process.pid}-${Date.now().toString(36)}`;
+  writeFileSync(join(mailbox, `${id}.tmp`), request, { mode: 0o600 });
+  renameSync(join(mailbox, `${id}.tmp`), join(mailbox, `${id}.req`));
+  const reply = join(mailbox, `${id}.reply`);
+  const until = Date.now() + boundMs;
+  while (Date.now() < until) {
+    try {
+      const text = readFileSync(reply, 'utf8');
+      rmSync(reply, { force: true });
+      return text;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+  return null;
 }
