@@ -96,7 +96,7 @@ function plainLoader(load: Load, self: CompilingModule, file: string): void {
 
 /**
  * The front of a bundle built with a verdict server (hookBundle's `verdictServer`). It reads the
- * payload, then asks the user's verdict server for the answer over a Unix socket, and writes the
+ * payload, then asks the user's verdict server for the answer through its mailbox, and writes the
  * reply as its own. The server is this same bundle, started once, holding the guard and mvdan-sh
  * warm. On any doubt (no server, a stale or foreign socket, no reply within the bound, a reply
  * that is not one) the body runs here, as it would without a server, with the payload handed over.
@@ -113,11 +113,12 @@ function verdictServerFront(
   const handoffKey = Symbol.for('kit-hooks.front');
   const maxStdinBytes = 4 * 1024 * 1024; // runHook's defaults: a larger payload or a slower one is
   const stdinBudgetMs = 3000; // the body's to judge, as it would be without a server
-  // A warm round trip is about 1 ms (5 on a loaded machine); past this the call answers in process,
-  // and a server that has not even acknowledged the call is taken for hung (one bounded wait).
+  // A warm round trip is about 1 ms (5 on a loaded machine); a request not taken by then is
+  // withdrawn and the call answers in process, and a server not busy with an earlier call is taken
+  // for hung (one bounded wait).
   const replyBoundMs = 40;
-  // A call the server has taken (its turn came, and this call said go) is the server's to answer:
-  // it is never answered twice. This bounds that wait: runHook's budget, and a margin.
+  // A request the server has taken is the server's to answer: it is never answered twice. This
+  // bounds that wait: runHook's budget, and a margin.
   const takenBoundMs = 3500;
   const startingFreshMs = 10_000; // a start marker younger than this: a server is on its way
   const defaultIdleSeconds = 600;
