@@ -81,3 +81,49 @@ export function roleOfHead(words: readonly string[], registry: Registry): HeadRo
     screen: null,
   };
 }
+
+// A role is a function of the words and the registry's patterns alone, and registry.ts compiles
+// each pattern source once per process: a verdict server that reads the same registry files call
+// after call meets the same pattern objects, and mostly the same heads (git, npm, cd, …).
+const patternIds = new WeakMap<Pattern, number>();
+let nextPatternId = 0;
+const rolesByPatterns = new Map<string, Map<string, HeadRole>>();
+const maxRegistries = 8; // registries told apart at once (a few projects' files in one server)
+const maxHeads = 4096; // heads kept per registry
+
+function idOf(pattern: Pattern): number {
+  let id = patternIds.get(pattern);
+  if (id === undefined) {
+    id = nextPatternId++;
+    patternIds.set(pattern, id);
+  }
+  return id;
+}
+
+/**
+ * roleOfHead for one registry, remembered across calls: keyed by the identities of its patterns,
+ * list by list, so a registry that differs in any pattern has roles of its own. Read the registry
+ * once per call (a caller that changes the lists afterwards gets a new reader).
+ */
+export function headRolesOf(registry: Registry): (words: readonly string[]) => HeadRole {
+  const key = [registry.gates, registry.exempt, registry.mutators, registry.restores]
+    .map((list) => list.map(idOf).join(','))
+    .join('|');
+  let roles = rolesByPatterns.get(key);
+  if (roles === undefined) {
+    if (rolesByPatterns.size >= maxRegistries) rolesByPatterns.clear();
+    roles = new Map();
+    rolesByPatterns.set(key, roles);
+  }
+  const known = roles;
+  return (words) => {
+    const head = words.join('\u0000');
+    let role = known.get(head);
+    if (role === undefined) {
+      role = roleOfHead(words, registry);
+      if (known.size >= maxHeads) known.clear();
+      known.set(head, role);
+    }
+    return role;
+  };
+}

@@ -1,6 +1,6 @@
 import type { CommandLine, Context, Segment, Word } from '@kit/shell-segments';
 import { frameDepth, listLines, unwrapLaunchers } from '@kit/shell-segments';
-import { type HeadRole, roleOfHead } from './head-role.ts';
+import { type HeadRole, headRolesOf } from './head-role.ts';
 import type { Registry } from './registry.ts';
 
 /** What a segment is to the rules: its own head's role, widened by the command lines it runs (bash -c, eval, find -exec). */
@@ -31,19 +31,24 @@ function wordText(word: Word): string {
 /** Reads every command line of the tree that parsed into a shell with its roles; returns the top line's. */
 export function readShells(top: CommandLine, registry: Registry): Shell {
   const shells = new Map<CommandLine, Shell>();
+  const roleOfWords = headRolesOf(registry);
   // Deepest first: a segment's role reads the shells of the lines it runs.
-  for (const line of listLines(top).reverse()) shells.set(line, shellOf(line, shells, registry));
+  for (const line of listLines(top).reverse()) shells.set(line, shellOf(line, shells, roleOfWords));
   return shells.get(top) as Shell;
 }
 
-function shellOf(line: CommandLine, shells: ReadonlyMap<CommandLine, Shell>, registry: Registry): Shell {
+function shellOf(
+  line: CommandLine,
+  shells: ReadonlyMap<CommandLine, Shell>,
+  roleOfWords: (words: readonly string[]) => HeadRole,
+): Shell {
   const children = line.nested.flatMap((nested) => (nested.ok ? [shells.get(nested.line) as Shell] : []));
   const shell: Shell = { line, source: line.source, segments: line.segments, roles: [], children };
   shell.roles = line.segments.map((segment) => {
     const run = children.filter((child) => child.line.runner?.segment === segment);
     const words = headWordsOf(segment, run).map(wordText);
     const role: SegmentRole = {
-      ...roleOfHead(words, registry),
+      ...roleOfWords(words),
       words,
       gateHead: null,
       containsGate: false,
