@@ -310,13 +310,15 @@ function verdictServerFront(
     process.umask(umask);
     const request = `${JSON.stringify({ v: 1, key, args: callArgs, cwd, umask, env, stdin: payload })}\n`;
 
-    // The exchange is files, all of it synchronous: the call leaves `<id>.req` in the mailbox; the
-    // server takes it by renaming it to `<id>.taken`, and answers in `<id>.reply`. At the bound a call
-    // not yet taken withdraws it by a rename of its own: exactly one of the two renames succeeds, so
-    // a call is answered once, by the server or in process. No socket, no stream: a call costs a few
-    // system calls, and naps between its looks at the mailbox.
+    // The exchange is files, all of it synchronous: the call leaves `<id>.req` in the mailbox
+    // (written in its work folder first, then renamed in); the server takes it by renaming it to
+    // `work/<id>.taken`, and answers in `work/<id>.reply`. At the bound a call not yet taken
+    // withdraws it by a rename of its own: exactly one of the two renames succeeds, so a call is
+    // answered once, by the server or in process. No socket, no stream: a call costs a few system
+    // calls, and naps between its looks at the mailbox.
     const id = `${process.pid}-${Date.now().toString(36)}`;
-    const inMailbox = (suffix: string): string => `${mailbox}/${id}${suffix}`;
+    const requestFile = `${mailbox}/${id}.req`; // the only file of the call's the server is woken for
+    const inWork = (suffix: string): string => `${mailbox}/work/${id}${suffix}`;
     const remove = (file: string): void => {
       try {
         fs.unlinkSync(file);
@@ -326,10 +328,10 @@ function verdictServerFront(
     };
     const askedAt = Date.now();
     try {
-      fs.writeFileSync(inMailbox('.tmp'), request, { mode: 0o600 });
-      fs.renameSync(inMailbox('.tmp'), inMailbox('.req'));
+      fs.writeFileSync(inWork('.tmp'), request, { mode: 0o600 });
+      fs.renameSync(inWork('.tmp'), requestFile);
     } catch {
-      remove(inMailbox('.tmp'));
+      remove(inWork('.tmp'));
       fallBack('error', Date.now() - askedAt);
       return;
     }
@@ -341,13 +343,13 @@ function verdictServerFront(
     };
     const replyText = (): string | null => {
       try {
-        return fs.readFileSync(inMailbox('.reply'), 'utf8');
+        return fs.readFileSync(inWork('.reply'), 'utf8');
       } catch {
         return null;
       }
     };
     const finish = (text: string): void => {
-      remove(inMailbox('.reply'));
+      remove(inWork('.reply'));
       const reply = readReply(text, key);
       if ('problem' in reply) fallBack(reply.problem, Date.now() - askedAt);
       else answered(reply);
@@ -372,11 +374,11 @@ function verdictServerFront(
     const busy = (): boolean => {
       try {
         return fs
-          .readdirSync(mailbox)
+          .readdirSync(`${mailbox}/work`)
           .some(
             (name) =>
               name.endsWith('.taken') &&
-              Date.now() - fs.lstatSync(`${mailbox}/${name}`).mtimeMs < takenBoundMs,
+              Date.now() - fs.lstatSync(`${mailbox}/work/${name}`).mtimeMs < takenBoundMs,
           );
       } catch {
         return false;
@@ -393,8 +395,8 @@ function verdictServerFront(
       nap(1);
     }
     try {
-      fs.renameSync(inMailbox('.req'), inMailbox('.gone'));
-      remove(inMailbox('.gone'));
+      fs.renameSync(requestFile, inWork('.gone'));
+      remove(inWork('.gone'));
       const waitedMs = Date.now() - askedAt;
       if (busy()) {
         fallBack('busy', waitedMs); // a server that runs, with calls before this one: not hung
@@ -414,13 +416,13 @@ function verdictServerFront(
       }
       const waitedMs = Date.now() - askedAt;
       // The server writes the reply before it drops the taken request: neither is a server gone.
-      if (!fs.existsSync(inMailbox('.taken')) || !alive(serverPid)) {
+      if (!fs.existsSync(inWork('.taken')) || !alive(serverPid)) {
         const late = replyText();
         if (late !== null) {
           finish(late);
           return;
         }
-        remove(inMailbox('.taken'));
+        remove(inWork('.taken'));
         fallBack('error', waitedMs);
         return;
       }

@@ -51,7 +51,7 @@ const mailboxScanMs = 200;
  * answers, not marked hung): it listens on a name of its own and renames that onto the socket,
  * which replaces a stale or hung one at once. The socket answers pings only; calls come through
  * the mailbox, a 0700 folder beside it: a call leaves `<id>.req` there, the server takes it by
- * renaming it to `<id>.taken` and writes `<id>.reply` (the front's `ask` is the other half). A
+ * renaming it to `work/<id>.taken` and writes `work/<id>.reply` (the front's `ask` is the other half). A
  * call reads and writes files synchronously, so it never loads node:net or builds a stream. Calls
  * are answered one at a time, each in the process state of the call (cwd, environment, umask), so
  * that a verdict depends on nothing the server saw before.
@@ -138,8 +138,18 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
         else connection.destroy();
       });
     });
-    const inMailbox = (id: string, suffix: string): string => join(place.mailbox, `${id}${suffix}`);
-    // Every request in the mailbox joins the queue once; calls are answered one at a time, in turn.
+    // Requests arrive in the mailbox itself; everything else of a call's lives in its work folder,
+    // so that the change notices the server wakes for are the requests'.
+    const inWork = (id: string, suffix: string): string => join(place.mailbox, workFolder, `${id}${suffix}`);
+    // Every request joins the queue once; calls are answered one at a time, in turn.
+    const enqueue = (name: string): void => {
+      if (stopping || !name.endsWith(requestSuffix)) return;
+      const id = name.slice(0, -requestSuffix.length);
+      if (queued.has(id)) return;
+      queued.add(id);
+      idle.refresh();
+      queue = queue.then(() => answerOne(id)).finally(() => queued.delete(id));
+    };
     const scan = (): void => {
       if (stopping) return;
       let names: string[];
@@ -149,22 +159,15 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
         stop(); // the mailbox is gone: no call can reach this server
         return;
       }
-      for (const name of names) {
-        if (!name.endsWith(requestSuffix)) continue;
-        const id = name.slice(0, -requestSuffix.length);
-        if (queued.has(id)) continue;
-        queued.add(id);
-        idle.refresh();
-        queue = queue.then(() => answerOne(id)).finally(() => queued.delete(id));
-      }
+      for (const name of names) enqueue(name);
     };
     const answerOne = async (id: string): Promise<void> => {
       if (stopping) return; // the call withdraws at its bound and answers itself
       // Taking the request is a rename: the call's withdrawal is one too, so exactly one of the two
       // succeeds, and a call is never answered twice.
-      const taken = inMailbox(id, '.taken');
+      const taken = inWork(id, '.taken');
       try {
-        renameSync(inMailbox(id, requestSuffix), taken);
+        renameSync(join(place.mailbox, `${id}${requestSuffix}`), taken);
       } catch {
         return; // withdrawn: its call answered itself
       }
@@ -186,10 +189,10 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
         }
       }
       idle.refresh();
-      const part = inMailbox(id, '.part');
+      const part = inWork(id, '.part');
       try {
         writeFileSync(part, `${JSON.stringify({ key: place.key, ...reply })}\n`, { mode: 0o600 });
-        renameSync(part, inMailbox(id, replySuffix));
+        renameSync(part, inWork(id, replySuffix));
       } catch {
         rmSync(part, { force: true }); // its call finds neither: it answers itself
       }
@@ -239,9 +242,11 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
       try {
         chmodSync(ownName, 0o600);
         openMailbox(place.mailbox);
-        // A notice of a new request wakes the server at once; the server's own files need none.
+        // A notice names the request that came (or went: taking it is a notice too, and finds it
+        // gone); a notice without a name, or one missed, is made good by a look at the folder.
         watcher = watch(place.mailbox, (_event, name) => {
-          if (name === null || String(name).endsWith(requestSuffix)) scan();
+          if (name === null) scan();
+          else enqueue(String(name));
         });
         watcher.on('error', stop);
         renameSync(ownName, place.socket);
@@ -267,6 +272,7 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
 
 const requestSuffix = '.req';
 const replySuffix = '.reply';
+const workFolder = 'work'; // in the mailbox: requests being written, taken, answered and withdrawn
 
 // The mailbox is the user's alone (in the checked folder, and 0700 itself); `server` names the pid
 // that serves it, so that a call tells a server that died from one that is slow.
@@ -276,11 +282,16 @@ function openMailbox(mailbox: string): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  const stat = lstatSync(mailbox);
   const uid = process.getuid?.();
-  if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) {
-    throw new Error('the mailbox is not the user\u2019s alone');
-  }
+  const ownFolder = (folder: string): void => {
+    const stat = lstatSync(folder);
+    if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) {
+      throw new Error('the mailbox is not the user\u2019s alone');
+    }
+  };
+  ownFolder(mailbox);
+  mkdirSync(join(mailbox, workFolder), { recursive: true, mode: 0o700 });
+  ownFolder(join(mailbox, workFolder));
   const part = join(mailbox, `server.${process.pid}`);
   writeFileSync(part, String(process.pid), { mode: 0o600 });
   renameSync(part, join(mailbox, 'server'));

@@ -201,7 +201,7 @@ export async function fakeServer(
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   rmSync(socket, { force: true });
   const mailbox = mailboxOf(socket);
-  mkdirSync(mailbox, { recursive: true, mode: 0o700 });
+  mkdirSync(join(mailbox, 'work'), { recursive: true, mode: 0o700 });
   writeFileSync(join(mailbox, 'server'), String(process.pid));
   const server: Server = createServer((connection) => connection.on('error', () => undefined));
   await new Promise<void>((resolve) => server.listen(socket, resolve));
@@ -219,7 +219,7 @@ export async function fakeServer(
       if (seen.has(id)) continue;
       seen.add(id);
       if (!take) continue;
-      const taken = join(mailbox, `${id}.taken`);
+      const taken = join(mailbox, 'work', `${id}.taken`);
       try {
         renameSync(join(mailbox, name), taken);
       } catch {
@@ -227,7 +227,7 @@ export async function fakeServer(
       }
       const what = answer(readFileSync(taken, 'utf8'));
       if (what === 'hold') continue;
-      if (what !== 'drop') writeFileSync(join(mailbox, `${id}.reply`), what.reply);
+      if (what !== 'drop') writeFileSync(join(mailbox, 'work', `${id}.reply`), what.reply);
       rmSync(taken, { force: true });
     }
   };
@@ -252,9 +252,9 @@ export function mailboxOf(socket: string): string {
 /** Leaves `request` in a server's mailbox as a call does; the reply's text, or null after `boundMs`. */
 export async function askMailbox(mailbox: string, request: string, boundMs = 3000): Promise<string | null> {
   const id = `test-${process.pid}-${Date.now().toString(36)}`;
-  writeFileSync(join(mailbox, `${id}.tmp`), request, { mode: 0o600 });
-  renameSync(join(mailbox, `${id}.tmp`), join(mailbox, `${id}.req`));
-  const reply = join(mailbox, `${id}.reply`);
+  writeFileSync(join(mailbox, 'work', `${id}.tmp`), request, { mode: 0o600 });
+  renameSync(join(mailbox, 'work', `${id}.tmp`), join(mailbox, `${id}.req`));
+  const reply = join(mailbox, 'work', `${id}.reply`);
   const until = Date.now() + boundMs;
   while (Date.now() < until) {
     try {
