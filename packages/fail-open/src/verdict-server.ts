@@ -44,6 +44,11 @@ const probeBoundMs = 500; // a server that holds the name must answer a ping wit
 const ownershipCheckMs = 1000; // how often the server checks the socket path is still its own
 // A change notice missed (an overflowing inotify queue) is made good within this.
 const mailboxScanMs = 200;
+// macOS delivers a folder's change notices through FSEvents, which holds back a notice that comes
+// within 50 ms of the last one. There, for this long after each call, the server also looks at the
+// mailbox every 2 ms, so that a call in a burst is not left waiting for its notice.
+const burstLookMs = process.platform === 'darwin' ? 100 : 0;
+const burstLookEveryMs = 2;
 
 /**
  * Runs the verdict server until its quiet period passes or another server takes its name. Warms
@@ -197,6 +202,20 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
         rmSync(part, { force: true }); // its call finds neither: it answers itself
       }
       rmSync(taken, { force: true });
+      lookForBurst();
+    };
+    let burstLook: NodeJS.Timeout | undefined;
+    let burstLookUntil = 0;
+    const lookForBurst = (): void => {
+      if (burstLookMs === 0 || stopping) return;
+      burstLookUntil = Date.now() + burstLookMs;
+      if (burstLook !== undefined) return;
+      burstLook = setInterval(() => {
+        scan();
+        if (Date.now() < burstLookUntil && !stopping) return;
+        clearInterval(burstLook);
+        burstLook = undefined;
+      }, burstLookEveryMs);
     };
     const stop = (): void => {
       if (stopping) return;
@@ -204,6 +223,7 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
       clearTimeout(idle);
       clearInterval(ownership);
       clearInterval(scanner);
+      clearInterval(burstLook);
       watcher?.close();
       server.close();
       // A server that replaced this one keeps the name, and the mailbox with it; a name removed
