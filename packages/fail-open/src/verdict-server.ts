@@ -49,6 +49,9 @@ const mailboxScanMs = 200;
 // mailbox every 2 ms, so that a call in a burst is not left waiting for its notice.
 const burstLookMs = process.platform === 'darwin' ? 100 : 0;
 const burstLookEveryMs = 2;
+// What a call left in the work folder and never came back for (a host that killed it) goes after this.
+const leftoverMs = 60_000;
+const sweepEveryMs = 10_000;
 
 /**
  * Runs the verdict server until its quiet period passes or another server takes its name. Warms
@@ -262,6 +265,7 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
       try {
         chmodSync(ownName, 0o600);
         openMailbox(place.mailbox);
+        sweepLeftovers(join(place.mailbox, workFolder)); // and every 10 s after
         // A notice names the request that came (or went: taking it is a notice too, and finds it
         // gone); a notice without a name, or one missed, is made good by a look at the folder.
         watcher = watch(place.mailbox, (_event, name) => {
@@ -278,7 +282,13 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
         return;
       }
       // Unref'd: the listening server and the idle timer keep the process alive, these do not.
-      scanner = setInterval(scan, mailboxScanMs);
+      let sweptAt = Date.now();
+      scanner = setInterval(() => {
+        scan();
+        if (Date.now() - sweptAt < sweepEveryMs) return;
+        sweptAt = Date.now();
+        sweepLeftovers(join(place.mailbox, workFolder));
+      }, mailboxScanMs);
       scanner.unref();
       ownership = setInterval(() => {
         if (!ownsName()) stop(); // replaced (a newer server, or a hung mark acted on) or removed
@@ -315,6 +325,22 @@ function openMailbox(mailbox: string): void {
   const part = join(mailbox, `server.${process.pid}`);
   writeFileSync(part, String(process.pid), { mode: 0o600 });
   renameSync(part, join(mailbox, 'server'));
+}
+
+// A reply no call read, a request half written: files of calls that ended without their answer.
+function sweepLeftovers(work: string): void {
+  try {
+    for (const name of readdirSync(work)) {
+      const file = join(work, name);
+      try {
+        if (Date.now() - lstatSync(file).mtimeMs > leftoverMs) rmSync(file, { force: true });
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    // the folder is gone: the next look at the mailbox ends the server
+  }
 }
 
 // A ping is one line on the socket; anything else is not answered.

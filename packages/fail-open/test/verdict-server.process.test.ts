@@ -10,6 +10,7 @@ import {
   readlinkSync,
   rmSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -641,6 +642,24 @@ describe('fidelity: the call\u2019s environment, cwd and files decide, not what 
     expect(line.path).toBe('server');
     expect(existsSync(join(serverFolder(temp), 'relative-trace.jsonl'))).toBe(false);
   });
+});
+
+test('what calls left in the mailbox a minute ago goes when a server starts; a fresh file stays', async () => {
+  const temp = freshTemp();
+  const { socket } = socketOf(served, { temp });
+  const work = join(mailboxOf(socket), 'work');
+  mkdirSync(work, { recursive: true, mode: 0o700 });
+  chmodSync(serverFolder(temp), 0o700);
+  chmodSync(mailboxOf(socket), 0o700);
+  const old = join(work, 'left-by-a-killed-call.reply');
+  const fresh = join(work, 'still-being-written.tmp');
+  writeFileSync(old, '{}');
+  writeFileSync(fresh, '{}');
+  const minutesAgo = new Date(Date.now() - 120_000);
+  utimesSync(old, minutesAgo, minutesAgo);
+  await callHook(served, deny, { temp });
+  expect((await warmServer(served, { temp })).trace).toMatchObject({ path: 'server' });
+  expect(readdirSync(work)).toEqual(['still-being-written.tmp']);
 });
 
 test('the quiet period: with KIT_HOOKS_SERVER_IDLE_SECONDS=1 the server ends and removes its socket', async () => {
