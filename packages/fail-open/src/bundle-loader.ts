@@ -288,12 +288,14 @@ function verdictServerFront(
         return false;
       }
     };
-    let serverPid = 0;
-    try {
-      serverPid = Number(fs.readFileSync(`${mailbox}/server`, 'latin1'));
-    } catch {
-      // no pid: no server serves the mailbox
-    }
+    const serverPidNow = (): number => {
+      try {
+        return Number(fs.readFileSync(`${mailbox}/server`, 'latin1'));
+      } catch {
+        return 0; // no pid: no server serves the mailbox
+      }
+    };
+    let serverPid = serverPidNow();
     if (!alive(serverPid)) {
       startServer(folder, socket, uid); // a name no server holds: a new one replaces it
       fallBack('stale');
@@ -416,6 +418,9 @@ function verdictServerFront(
       }
       const waitedMs = Date.now() - askedAt;
       // The server writes the reply before it drops the taken request: neither is a server gone.
+      // A replacement names itself in the mailbox while the server it replaces still finishes the
+      // call it took: the call is given up only when the server named now has ended too.
+      if (!alive(serverPid)) serverPid = serverPidNow();
       if (!fs.existsSync(inWork('.taken')) || !alive(serverPid)) {
         const late = replyText();
         if (late !== null) {

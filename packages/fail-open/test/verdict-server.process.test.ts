@@ -435,6 +435,33 @@ describe('a server that dies mid-request: in process', () => {
     expect(call.trace?.serverMs).toBeLessThan(1500); // not the taken bound (3.5 s)
   });
 
+  test('the server named when the call began ends while its replacement answers it: the call waits', async () => {
+    const temp = freshTemp();
+    const { socket, key } = socketOf(served, { temp });
+    // The stand-in plays the replacement, which took the call; `old` is the server it replaces.
+    const fake = await fakeServer(socket, () => 'hold');
+    onTestFinished(() => fake.close());
+    const old = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
+    onTestFinished(() => void old.kill('SIGKILL'));
+    writeFileSync(join(fake.mailbox, 'server'), String(old.pid));
+    const pending = callHook(served, deny, { temp });
+    expect(await waitFor(() => fake.seen() === 1, 5000, 2)).toBe(true);
+    writeFileSync(join(fake.mailbox, 'server'), String(process.pid)); // the replacement names itself
+    old.kill('SIGKILL'); // and the old one, its name taken, ends
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const work = join(fake.mailbox, 'work');
+    const [taken] = readdirSync(work).filter((name) => name.endsWith('.taken'));
+    expect(taken).toBeDefined();
+    const id = (taken ?? '').slice(0, -'.taken'.length);
+    writeFileSync(
+      join(work, `${id}.reply`),
+      JSON.stringify({ key, stdout: 'ANSWERED\n', stderr: '', exitCode: 0 }),
+    );
+    rmSync(join(work, `${id}.taken`), { force: true });
+    const call = await pending;
+    expect(output(call)).toEqual([0, 'ANSWERED\n', '']); // answered once, by the server that took it
+  });
+
   test('a real server SIGKILLed during a slow evaluate', async () => {
     const temp = freshTemp();
     await callHook(served, deny, { temp });
