@@ -372,9 +372,11 @@ function verdictServerFront(
       }
       startServer(folder, socket, uid);
     };
-    // Busy: the server has taken an earlier call, and is still within that call's bound.
+    // Busy: the server has taken another call since this one asked (it works through a queue), or
+    // it is still within the bound of a call it took before.
     const busy = (): boolean => {
       try {
+        if (fs.lstatSync(`${mailbox}/server`).mtimeMs >= askedAt) return true;
         return fs
           .readdirSync(`${mailbox}/work`)
           .some(

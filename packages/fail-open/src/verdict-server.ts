@@ -179,11 +179,14 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
       } catch {
         return; // withdrawn: its call answered itself
       }
+      // Its age says how long this server has been at it; the pid file's, when it last took a call:
+      // a call that gives up waiting tells a busy server from a hung one by them.
       try {
         const now = new Date();
-        utimesSync(taken, now, now); // its age says how long this server has been at it (a call's busy)
+        utimesSync(taken, now, now);
+        utimesSync(join(place.mailbox, 'server'), now, now);
       } catch {
-        // its call then takes this server for hung, not busy, if it gives up waiting
+        // its waiting calls then take this server for hung, not busy, if they give up
       }
       const request = readRequestFile(taken, place.key);
       let reply: Reply;

@@ -334,6 +334,26 @@ test('a busy server (it has taken another call, and is still answering it) is no
   expect(serverPids(served)).toEqual([server]);
 }, 20_000);
 
+test('a server that takes other calls while this one waits is busy, not hung', async () => {
+  const temp = freshTemp();
+  const { socket } = socketOf(served, { temp });
+  // The stand-in never takes this call, but shows progress: it takes others (its pid file's time).
+  const fake = await fakeServer(socket, undefined, { take: false });
+  onTestFinished(() => fake.close());
+  const progress = setInterval(() => {
+    const now = new Date();
+    utimesSync(join(fake.mailbox, 'server'), now, now);
+  }, 5);
+  onTestFinished(() => clearInterval(progress));
+  const call = await callHook(served, deny, { temp });
+  expect(call.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: 'busy' });
+  expect(existsSync(`${socket}.hung`)).toBe(false);
+  clearInterval(progress);
+  // The control: the same stand-in, making no progress, is hung.
+  const stalled = await callHook(served, deny, { temp });
+  expect(stalled.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: 'hung' });
+});
+
 describe('a reply that is not this bundle\u2019s server\u2019s answer: in process, the right verdict', () => {
   const fakeReplies: [string, (key: string) => string, string][] = [
     [
