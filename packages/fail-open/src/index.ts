@@ -29,3 +29,5 @@ export { onPath } from './on-path.ts';
 export { tempFolderOf } from './temp-dir.ts';
 /** True when the verdict server at a socket answers a ping with the bundle's key in time (doctor). */
 export { pingVerdictServer } from './verdict-server.ts';
+/** The argument that makes a hook bundle print its verdict server's state as one JSON line (doctor runs it). */
+export { serverStatusArgument } from './bundle-loader.ts';

@@ -101,31 +101,27 @@ async function holdsHealthyServer(place: ServePlace): Promise<boolean> {
  * True when the verdict server at `socket` answers a ping with `key` within `boundMs` (doctor's
  * check, and a starting server's look at the one holding its name). Never rejects.
  */
-export async function pingVerdictServer(socket: string, key: string, boundMs: number): Promise<boolean> {
-  const reply = await exchange(socket, { v: 1, key, ping: true }, boundMs);
-  return isJsonObject(reply) && reply.key === key;
-}
-
-function exchange(socket: string, request: unknown, boundMs: number): Promise<unknown> {
+export function pingVerdictServer(socket: string, key: string, boundMs: number): Promise<boolean> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const connection = connect(socket);
-    const finish = (value: unknown): void => {
+    const finish = (answers: boolean): void => {
       clearTimeout(timer);
       connection.destroy();
-      resolve(value);
+      resolve(answers);
     };
-    const timer = setTimeout(() => finish(undefined), boundMs);
-    connection.on('connect', () => connection.end(`${JSON.stringify(request)}\n`));
+    const timer = setTimeout(() => finish(false), boundMs);
+    connection.on('connect', () => connection.end(`${JSON.stringify({ v: 1, key, ping: true })}\n`));
     connection.on('data', (chunk: Buffer) => chunks.push(chunk));
     connection.on('end', () => {
       try {
-        finish(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        const reply: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        finish(isJsonObject(reply) && reply.key === key);
       } catch {
-        finish(undefined);
+        finish(false);
       }
     });
-    connection.on('error', () => finish(undefined));
+    connection.on('error', () => finish(false));
   });
 }
 
@@ -156,7 +152,11 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
       if (queued.has(id)) return;
       queued.add(id);
       idle.refresh();
-      queue = queue.then(() => answerOne(id)).finally(() => queued.delete(id));
+      // One call's failure never stops the queue: the calls after it are still answered.
+      queue = queue
+        .then(() => answerOne(id))
+        .catch(() => undefined)
+        .finally(() => queued.delete(id));
     };
     const scan = (): void => {
       if (stopping) return;

@@ -437,15 +437,24 @@ describe('a server that dies mid-request: in process', () => {
     expect(call.trace?.server).toBe('error');
   });
 
-  test('a stand-in that takes the request and then dies (its pid gone): in process at once', async () => {
-    const temp = freshTemp();
-    const { socket } = socketOf(served, { temp });
+  /**
+   * A stand-in that takes each request and holds it, its mailbox naming as the server a process of
+   * the test's own (`named`), which the test can end while a call waits.
+   */
+  async function holdingStandIn(temp: string) {
+    const { socket, key } = socketOf(served, { temp });
     const fake = await fakeServer(socket, () => 'hold');
     onTestFinished(() => fake.close());
-    // The mailbox names a process of its own as the server, killed once the request is taken.
-    const stand = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
-    onTestFinished(() => void stand.kill('SIGKILL'));
-    writeFileSync(join(fake.mailbox, 'server'), String(stand.pid));
+    const named = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
+    onTestFinished(() => void named.kill('SIGKILL'));
+    writeFileSync(join(fake.mailbox, 'server'), String(named.pid));
+    return { fake, key, named };
+  }
+
+  test('a stand-in that takes the request and then dies (its pid gone): in process at once', async () => {
+    const temp = freshTemp();
+    // Its named process is killed once the request is taken.
+    const { fake, named: stand } = await holdingStandIn(temp);
     const slow = callHook(served, deny, { temp });
     expect(await waitFor(() => fake.seen() === 1, 5000, 2)).toBe(true);
     stand.kill('SIGKILL');
@@ -457,13 +466,8 @@ describe('a server that dies mid-request: in process', () => {
 
   test('the server named when the call began ends while its replacement answers it: the call waits', async () => {
     const temp = freshTemp();
-    const { socket, key } = socketOf(served, { temp });
     // The stand-in plays the replacement, which took the call; `old` is the server it replaces.
-    const fake = await fakeServer(socket, () => 'hold');
-    onTestFinished(() => fake.close());
-    const old = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
-    onTestFinished(() => void old.kill('SIGKILL'));
-    writeFileSync(join(fake.mailbox, 'server'), String(old.pid));
+    const { fake, key, named: old } = await holdingStandIn(temp);
     const pending = callHook(served, deny, { temp });
     expect(await waitFor(() => fake.seen() === 1, 5000, 2)).toBe(true);
     writeFileSync(join(fake.mailbox, 'server'), String(process.pid)); // the replacement names itself

@@ -1,4 +1,4 @@
-import { isJsonObject, pingVerdictServer } from '@kit/fail-open';
+import { isJsonObject, pingVerdictServer, serverStatusArgument } from '@kit/fail-open';
 import type { CliIO } from '../guard.ts';
 import type { Check } from './doctor.ts';
 import { runProcess } from './run-process.ts';
@@ -12,7 +12,6 @@ export interface ServerProbe {
   io: CliIO;
 }
 
-const statusArgument = '--kit-server-status'; // @kit/fail-open's bundle-loader.ts: serverStatusArgument
 const probeTimeoutMs = 5000;
 const pingBoundMs = 1000;
 
@@ -24,7 +23,7 @@ const pingBoundMs = 1000;
 export async function verdictServerCheck(probe: ServerProbe): Promise<Check> {
   const run = await runProcess(
     probe.command,
-    [...probe.args, statusArgument],
+    [...probe.args, serverStatusArgument],
     '',
     probe.env,
     probe.cwd,
