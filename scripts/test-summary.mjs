@@ -1,6 +1,7 @@
 // Adds up what each package's vitest run reported (from turbo's per-task logs) and prints it as
 // one plain closing line, "N passed, N failed, N skipped", so a reader of CI's output sees the
-// whole suite at a glance. It reports; turbo's exit code is what decides the run.
+// whole suite at a glance; above it, each failed test's name and the first lines of its error, since
+// CI's record may keep only the tail of the output. It reports; turbo's exit code decides the run.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -18,6 +19,21 @@ const folders = [
   ),
 ];
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+// The first lines of each failure vitest reports under "Failed Tests": the FAIL line, then its error.
+const linesPerFailure = 14;
+function failuresIn(text) {
+  const blocks = [];
+  let block;
+  for (const line of text.split('\n')) {
+    if (/^\s*FAIL\s/.test(line)) {
+      block = [line.trim()];
+      blocks.push(block);
+    } else if (block !== undefined && /^\u23af{3}/.test(line.trim())) block = undefined;
+    else if (block !== undefined && block.length < linesPerFailure && line.trim() !== '') block.push(line);
+  }
+  return blocks;
+}
 // turbo's log of each package's test task, and the Node 24 pass's (scripts/test-node-24.sh).
 const passes = [
   ['turbo-test.log', ''],
@@ -35,6 +51,8 @@ for (const folder of folders) {
       if (match) totals[kind] += Number(match[1]);
     }
     process.stdout.write(`${folder}${label}: ${line.trim()}\n`);
+    for (const block of failuresIn(text)) failures.push([`${folder}${label}:`, ...block].join('\n'));
   }
 }
+if (failures.length > 0) process.stdout.write(`\nFailed:\n${failures.join('\n\n')}\n\n`);
 process.stdout.write(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
