@@ -69,7 +69,11 @@ function plainLoader(load: Load, self: CompilingModule, file: string): void {
       if (!temp.startsWith('/') && process.platform !== 'win32') return undefined; // a relative TMPDIR
       const uid = typeof process.getuid === 'function' ? process.getuid() : null;
       const folder = `${temp}/kit-code-cache-${uid === null ? 'user' : uid}`;
-      fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+      try {
+        fs.mkdirSync(folder, { mode: 0o700 }); // never the temp folder itself: that one is the user's
+      } catch {
+        // there already (judged below), or no temp folder: then lstat throws and there is no cache
+      }
       const stat = fs.lstatSync(folder);
       if (!stat.isDirectory()) return undefined;
       if (uid !== null && (stat.uid !== uid || (stat.mode & 0o022) !== 0)) return undefined;
@@ -180,7 +184,13 @@ function verdictServerFront(
 
   const startServer = (folder: string, socket: string, uid: number): void => {
     try {
-      fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+      // The per-user folder only, never the temp folder it is in: that one is the user's (or a
+      // test's, which a server starting late must not bring back once it has been removed).
+      try {
+        fs.mkdirSync(folder, { mode: 0o700 });
+      } catch {
+        // there already, or no temp folder to make it in: judged just below
+      }
       if (folderProblem(folder, uid) !== null) return;
       const starting = `${socket}.starting`;
       try {
@@ -498,11 +508,8 @@ function verdictServerFront(
     const idleSeconds = Number(env.KIT_HOOKS_SERVER_IDLE_SECONDS);
     const idleMs =
       1000 * (Number.isFinite(idleSeconds) && idleSeconds > 0 ? idleSeconds : defaultIdleSeconds);
-    try {
-      fs.mkdirSync(where.folder, { recursive: true, mode: 0o700 });
-    } catch {
-      // judged just below: a folder that is not there, or not safe, ends the server
-    }
+    // The call that started this server made the folder; one gone since (its temp folder removed)
+    // is not made again: the server ends.
     if (folderProblem(where.folder, where.uid) !== null) return;
     handOver({
       mode: 'serve',

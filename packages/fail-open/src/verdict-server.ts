@@ -323,7 +323,11 @@ function openMailbox(mailbox: string): void {
     }
   };
   ownFolder(mailbox);
-  mkdirSync(join(mailbox, workFolder), { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(join(mailbox, workFolder), { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
   ownFolder(join(mailbox, workFolder));
   const part = join(mailbox, `server.${process.pid}`);
   writeFileSync(part, String(process.pid), { mode: 0o600 });

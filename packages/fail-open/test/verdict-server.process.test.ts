@@ -645,6 +645,43 @@ test('KIT_HOOKS_SERVER=off: in process, nothing created', async () => {
   expect(serverPids(served)).toEqual([]);
 });
 
+describe('the temp folder is the user\u2019s: a call or a server never makes it', () => {
+  test('a TMPDIR that is not there: in process, no server, and it is still not there', async () => {
+    const temp = freshTemp();
+    const missing = join(temp, 'missing');
+    const call = await callHook(served, deny, { temp, env: { TMPDIR: missing } });
+    expect(output(call)).toEqual([0, denyOf('make test | tail -5', temp), '']);
+    expect(call.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: 'none' });
+    await new Promise((resolve) => setTimeout(resolve, 500)); // a server started would have made it by now
+    expect(existsSync(missing)).toBe(false);
+    expect(serverPids(served)).toEqual([]);
+  });
+
+  // A server starts after the call that started it has answered: its temp folder (a test's, say)
+  // may be removed by then. Started straight into that state, it ends and brings nothing back.
+  test.for([
+    ['its temp folder removed before it starts: it ends, and makes nothing', false],
+    ['the control: its folder made, as the call that starts it makes it: it listens', true],
+  ] as const)('%s', async ([, made]) => {
+    const temp = freshTemp();
+    const gone = join(temp, 'gone');
+    if (made) mkdirSync(join(gone, `kit-hooks-${uid}`), { recursive: true, mode: 0o700 });
+    const server = spawn(process.execPath, [served, '--kit-serve-verdicts'], {
+      cwd: temp,
+      env: callEnv({ temp: gone, env: { KIT_HOOKS_SERVER_IDLE_SECONDS: '2' } }),
+      stdio: 'ignore',
+    });
+    const ended = new Promise((resolve) => server.on('exit', resolve));
+    if (made) {
+      expect(await waitFor(() => serverStatus(served, { temp: gone }).server === 'listening')).toBe(true);
+    } else {
+      await ended;
+      expect(existsSync(gone)).toBe(false);
+    }
+    await ended;
+  });
+});
+
 describe('fidelity: the call\u2019s environment, cwd and files decide, not what the server saw', () => {
   test('a switch, the cwd and a file change between calls to one warm server', async () => {
     const temp = freshTemp();

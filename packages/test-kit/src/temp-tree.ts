@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, onTestFinished } from 'vitest';
@@ -56,12 +56,39 @@ export function writeTree(root: string, tree: Tree): void {
 }
 
 function removeWhenDone(dir: string): void {
-  // Retried: a process the test started (a verdict server warming up) may still be writing there.
-  const remove = (): void => rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+  const remove = (): void => removeTree(dir);
   try {
     onTestFinished(remove);
   } catch {
     // Not inside a test: the folder lives as long as the suite being collected.
     afterAll(remove);
+  }
+}
+
+/**
+ * Removes a folder a process the test started may still be writing in: a verdict server that
+ * started late makes its mailbox in its temp folder. The folder is first renamed away, so that
+ * such a process finds its paths gone (and ends) rather than filling the folder while it is
+ * removed; then removed, tried again while anything is still being written there.
+ */
+function removeTree(dir: string): void {
+  const doomed = `${dir}.removing`;
+  let target = dir;
+  try {
+    renameSync(dir, doomed);
+    target = doomed;
+  } catch {
+    // gone already, or not ours to rename: removed where it is
+  }
+  // rmSync's own retries list the folder once; each try here lists it afresh.
+  const napper = new Int32Array(new SharedArrayBuffer(4));
+  for (const giveUpAt = Date.now() + 10_000; ; ) {
+    try {
+      rmSync(target, { recursive: true, force: true });
+      return;
+    } catch (error) {
+      if (Date.now() > giveUpAt) throw error;
+      Atomics.wait(napper, 0, 0, 50);
+    }
   }
 }

@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
@@ -30,6 +30,24 @@ describe('tempTree', () => {
     expect(fromEarlierTest).not.toBe('');
     expect(existsSync(fromEarlierTest)).toBe(false);
     expect(existsSync(collected)).toBe(true);
+  });
+});
+
+// A verdict server a hook started may still be making its mailbox in the test's temp folder when
+// the test ends; the removal must not fail on it, nor leave the folder behind.
+describe('a temp folder a process is still writing in when its test ends', () => {
+  let writing = '';
+  let writer: ChildProcess | undefined;
+  test('is removed without an error', async () => {
+    writing = tempDir('kit-writing');
+    const script = `const fs = require('node:fs'); for (let i = 0; Date.now() < ${Date.now() + 5000}; i++) try { fs.writeFileSync(process.argv[1] + '/f' + i, 'x'); } catch {}`;
+    writer = spawn(process.execPath, ['-e', script, writing], { stdio: 'ignore' });
+    while (readdirSync(writing).length < 50) await new Promise((resolve) => setTimeout(resolve, 10));
+  });
+  test('and is gone', () => {
+    writer?.kill();
+    expect(writing).not.toBe('');
+    expect(existsSync(writing)).toBe(false);
   });
 });
 
