@@ -184,7 +184,11 @@ function writeCodeCache(
   if (crc32 === undefined) return;
   const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    try {
+      mkdirSync(cacheDir, { mode: 0o700 }); // the cache's own folder only: the temp folder is the user's
+    } catch {
+      // there already (judged next), or nowhere to make it: then there is no own folder, and no cache
+    }
     if (!isOwnFolder(cacheDir)) return;
     const data = script.createCachedData();
     const sourceBytes = embedded.sourceCrc32 === undefined ? Buffer.alloc(0) : Buffer.from(source, 'utf8');

@@ -1,7 +1,17 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, crc32 } from 'node:zlib';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -141,6 +151,19 @@ describe('loadEmbeddedModule, in process', () => {
     const loaded = loadEmbeddedModule(embeddedOf(sourceOf('a')), join(notAFolder, 'cache'));
     expect(() => loaded.saveCodeCache()).not.toThrow();
     expect((loaded.exports as { answer: string }).answer).toBe('a');
+  });
+
+  test.for([
+    ['a cache folder whose parent is not there (a removed TMPDIR): it loads, and makes nothing', false],
+    ['the control: its parent there, the cache folder is made and a cache saved', true],
+  ] as const)('%s', ([, parentThere]) => {
+    const temp = join(tempDir(), 'temp');
+    if (parentThere) mkdirSync(temp);
+    const loaded = loadEmbeddedModule(embeddedOf(sourceOf('a')), join(temp, 'cache'));
+    loaded.saveCodeCache();
+    expect((loaded.exports as { answer: string }).answer).toBe('a');
+    expect(existsSync(temp)).toBe(parentThere);
+    if (parentThere) expect(readdirSync(join(temp, 'cache')).length).toBeGreaterThan(0);
   });
 
   test('a folder other users can write to is neither read nor written', () => {
