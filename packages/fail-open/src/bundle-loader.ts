@@ -69,10 +69,14 @@ function plainLoader(load: Load, self: CompilingModule, file: string): void {
       if (!temp.startsWith('/') && process.platform !== 'win32') return undefined; // a relative TMPDIR
       const uid = typeof process.getuid === 'function' ? process.getuid() : null;
       const folder = `${temp}/kit-code-cache-${uid === null ? 'user' : uid}`;
-      try {
-        fs.mkdirSync(folder, { mode: 0o700 }); // never the temp folder itself: that one is the user's
-      } catch {
-        // there already (judged below), or no temp folder: then lstat throws and there is no cache
+      // Never the temp folder itself: that one is the user's. existsSync first: it does not throw,
+      // and almost every call finds the folder there.
+      if (!fs.existsSync(folder)) {
+        try {
+          fs.mkdirSync(folder, { mode: 0o700 });
+        } catch {
+          // made meanwhile (judged below), or no temp folder: then lstat throws and there is no cache
+        }
       }
       const stat = fs.lstatSync(folder);
       if (!stat.isDirectory()) return undefined;
