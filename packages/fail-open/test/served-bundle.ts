@@ -227,7 +227,7 @@ export async function fakeServer(
       }
       const what = answer(readFileSync(taken, 'utf8'));
       if (what === 'hold') continue;
-      if (what !== 'drop') writeFileSync(join(mailbox, 'work', `${id}.reply`), what.reply);
+      if (what !== 'drop') replyInMailbox(mailbox, id, what.reply);
       rmSync(taken, { force: true });
     }
   };
@@ -242,6 +242,12 @@ export async function fakeServer(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Answers the call `id` as the server does: the reply written whole, then renamed in, so no call reads half of it. */
+export function replyInMailbox(mailbox: string, id: string, reply: string): void {
+  writeFileSync(join(mailbox, 'work', `${id}.part`), reply);
+  renameSync(join(mailbox, 'work', `${id}.part`), join(mailbox, 'work', `${id}.reply`));
 }
 
 /** The mailbox of the server named `socket` (verdict-server.ts). */

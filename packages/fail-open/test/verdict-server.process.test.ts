@@ -30,6 +30,7 @@ import {
   fakeServer,
   killServers,
   mailboxOf,
+  replyInMailbox,
   type ServedCall,
   serverPids,
   serverStatus,
@@ -477,10 +478,7 @@ describe('a server that dies mid-request: in process', () => {
     const [taken] = readdirSync(work).filter((name) => name.endsWith('.taken'));
     expect(taken).toBeDefined();
     const id = (taken ?? '').slice(0, -'.taken'.length);
-    writeFileSync(
-      join(work, `${id}.reply`),
-      JSON.stringify({ key, stdout: 'ANSWERED\n', stderr: '', exitCode: 0 }),
-    );
+    replyInMailbox(fake.mailbox, id, JSON.stringify({ key, stdout: 'ANSWERED\n', stderr: '', exitCode: 0 }));
     rmSync(join(work, `${id}.taken`), { force: true });
     const call = await pending;
     expect(output(call)).toEqual([0, 'ANSWERED\n', '']); // answered once, by the server that took it
