@@ -6,7 +6,7 @@ import * as exitStatusGuard from '@kit/exit-status-guard';
 import { type Evaluate, type FailCause, type HookRuntime, runHook } from '@kit/fail-open';
 import { bashPayload, claudeCode, type HookInput, type Verdict } from '@kit/gate-approval';
 import * as gitWriteGate from '@kit/git-write-gate';
-import { hookEnv, runHookFile, tempDir, tempRepo } from '@kit/test-kit';
+import { hookEnv, removeTree, runHookFile, tempDir, tempRepo } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
 import { readCommands } from '../src/commands.ts';
 
@@ -143,7 +143,7 @@ describe.each(guards)('the verdict server of $name ($situation)', (guard) => {
       // On a loaded machine a call may time out and answer in process; most must be the server's.
       expect(paths.filter((path) => path === 'server').length).toBeGreaterThan(commands.length * 0.8);
     } finally {
-      rmSync(socketFolder, { recursive: true, force: true }); // the server sees its name gone, and exits
+      removeTree(socketFolder); // the server sees its name gone, and exits
     }
   }, 180_000);
 });

@@ -1,5 +1,4 @@
-import { rm } from 'node:fs/promises';
-import { freshTempDir, initRepo, type Tree } from '@kit/test-kit';
+import { freshTempDir, initRepo, removeTree, type Tree } from '@kit/test-kit';
 
 const made: string[] = [];
 
@@ -15,8 +14,12 @@ export async function scratchRepo(label: string, tree: Tree = {}): Promise<strin
   return initRepo(await scratchDir(label), { 'README.md': `# ${label}\n`, ...tree });
 }
 
-/** Removes every folder made by scratchDir in this process, unless KIT_E2E_KEEP is set (to look at them). */
+/**
+ * Removes every folder made by scratchDir in this process, unless KIT_E2E_KEEP is set (to look at
+ * them). A verdict server a run's hook started may still be starting in a scratch HOME's TMPDIR:
+ * removeTree renames the folder away first, so the server finds its paths gone and ends.
+ */
 export async function removeScratch(): Promise<void> {
   if (process.env.KIT_E2E_KEEP) return;
-  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  for (const dir of made.splice(0)) removeTree(dir);
 }

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { spawn } from 'node:child_process';
-import { collectOutput } from '@kit/test-kit';
+import { collectOutput, removeTree } from '@kit/test-kit';
 import { freeNames, loaderOf } from './free-names.ts';
 import { bashPayload, denyLine } from './run-fixture.ts';
 import {
@@ -67,7 +67,7 @@ function freshTemp(): string {
   const temp = mkdtempSync(join(tmpdir(), 'kit-vs-'));
   onTestFinished(() => {
     killServers(served, strict, ...extraBundles);
-    rmSync(temp, { recursive: true, force: true });
+    removeTree(temp); // a server that started after the kill may still be making its name there
   });
   return temp;
 }

@@ -2,6 +2,8 @@
 export type { Tree, TreeFile } from './temp-tree.ts';
 /** Temp folders removed when the test (or the suite being collected) ends; trees written into them. */
 export { executable, freshTempDir, tempDir, tempTree, writeTree } from './temp-tree.ts';
+/** Removes a folder a process may still be writing in (a hook's verdict server): renamed away, then removed. */
+export { removeTree } from './temp-tree.ts';
 /** Real git with no user or system config, and a repository holding a tree in one commit (in a folder, or a temp one). */
 export { git, gitIdentity, initRepo, tempRepo } from './temp-repo.ts';
 /** A CLI I/O that records what a command prints, and its options. */

@@ -66,12 +66,13 @@ function removeWhenDone(dir: string): void {
 }
 
 /**
- * Removes a folder a process the test started may still be writing in: a verdict server that
- * started late makes its mailbox in its temp folder. The folder is first renamed away, so that
- * such a process finds its paths gone (and ends) rather than filling the folder while it is
- * removed; then removed, tried again while anything is still being written there.
+ * Removes a folder a process the test started may still be writing in, at any depth: a verdict
+ * server that started late makes its name and mailbox in its temp folder. The folder is first
+ * renamed away, so that such a process finds its paths gone (and ends) rather than filling the
+ * folder while it is removed; then removed, tried again (for up to 10 s) while anything is still
+ * being written there. A folder that is not there is no error.
  */
-function removeTree(dir: string): void {
+export function removeTree(dir: string): void {
   const doomed = `${dir}.removing`;
   let target = dir;
   try {

@@ -1,13 +1,15 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
   executable,
+  freshTempDir,
   git,
   hookEnv,
   recordingIO,
   hookNode,
+  removeTree,
   runHookCommand,
   runHookFile,
   tempDir,
@@ -48,6 +50,31 @@ describe('a temp folder a process is still writing in when its test ends', () =>
     writer?.kill();
     expect(writing).not.toBe('');
     expect(existsSync(writing)).toBe(false);
+  });
+});
+
+// As in an e2e run: the server writes in TMPDIR/kit-hooks-<uid>, two folders below the one removed.
+describe('removeTree', () => {
+  test('removes a folder a process writes in two folders down, and it is gone', async () => {
+    const dir = freshTempDir('kit-deep-writing');
+    const deep = join(dir, '.tmp', 'kit-hooks-0');
+    mkdirSync(deep, { recursive: true });
+    const script = `const fs = require('node:fs'); for (let i = 0; Date.now() < ${Date.now() + 5000}; i++) try { fs.writeFileSync(process.argv[1] + '/f' + i, 'x'); } catch {}`;
+    const writer = spawn(process.execPath, ['-e', script, deep], { stdio: 'ignore' });
+    try {
+      while (readdirSync(deep).length < 50) await new Promise((resolve) => setTimeout(resolve, 10));
+      removeTree(dir);
+      expect(existsSync(dir)).toBe(false);
+      expect(existsSync(`${dir}.removing`)).toBe(false);
+    } finally {
+      writer.kill();
+    }
+  });
+  test('a folder that is not there is no error', () => {
+    const dir = freshTempDir('kit-gone');
+    removeTree(dir);
+    expect(() => removeTree(dir)).not.toThrow();
+    expect(existsSync(dir)).toBe(false);
   });
 });
 
