@@ -19,6 +19,9 @@ const folders = [
   ),
 ];
 const totals = { passed: 0, failed: 0, skipped: 0 };
+// A file can fail with every test in it passed (an error in its afterAll, an unhandled error): vitest
+// counts it on its "Test Files" line and "Errors" line only, so those are added up too.
+const outside = { files: 0, errors: 0 };
 const failures = [];
 // The first lines of each failure vitest reports under "Failed Tests": the FAIL line, then its error.
 const linesPerFailure = 14;
@@ -50,9 +53,19 @@ for (const folder of folders) {
       const match = line.match(new RegExp(`(\\d+) ${kind}`));
       if (match) totals[kind] += Number(match[1]);
     }
+    const filesLine = text.split('\n').findLast((l) => /^\s*Test Files\s+\d/.test(l)) ?? '';
+    outside.files += Number(filesLine.match(/(\d+) failed/)?.[1] ?? 0);
+    const errorsLine = text.split('\n').findLast((l) => /^\s*Errors\s+\d/.test(l)) ?? '';
+    outside.errors += Number(errorsLine.match(/(\d+) errors?/)?.[1] ?? 0);
     process.stdout.write(`${folder}${label}: ${line.trim()}\n`);
     for (const block of failuresIn(text)) failures.push([`${folder}${label}:`, ...block].join('\n'));
   }
 }
 if (failures.length > 0) process.stdout.write(`\nFailed:\n${failures.join('\n\n')}\n\n`);
-process.stdout.write(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
+const beyondTests = [
+  outside.files > 0 ? `${outside.files} test file${outside.files === 1 ? '' : 's'} failed` : '',
+  outside.errors > 0 ? `${outside.errors} error${outside.errors === 1 ? '' : 's'} outside tests` : '',
+].filter((part) => part !== '');
+process.stdout.write(
+  `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped${beyondTests.map((part) => `; ${part}`).join('')}\n`,
+);
