@@ -35,6 +35,14 @@ describe('tempTree', () => {
   });
 });
 
+/** A process writing new files into `folder` until it is killed or 20 s pass (as a server makes its files), once it has made 2,000: so many that a removal listing the folder once always finds a new one at its end. */
+async function startWriting(folder: string): Promise<ChildProcess> {
+  const script = `const fs = require('node:fs'); for (let i = 0; Date.now() < ${Date.now() + 20_000}; i++) try { fs.writeFileSync(process.argv[1] + '/f' + i, 'x'); } catch {}`;
+  const writer = spawn(process.execPath, ['-e', script, folder], { stdio: 'ignore' });
+  while (readdirSync(folder).length < 2000) await new Promise((resolve) => setTimeout(resolve, 10));
+  return writer;
+}
+
 // A verdict server a hook started may still be making its mailbox in the test's temp folder when
 // the test ends; the removal must not fail on it, nor leave the folder behind.
 describe('a temp folder a process is still writing in when its test ends', () => {
@@ -42,9 +50,7 @@ describe('a temp folder a process is still writing in when its test ends', () =>
   let writer: ChildProcess | undefined;
   test('is removed without an error', async () => {
     writing = tempDir('kit-writing');
-    const script = `const fs = require('node:fs'); for (let i = 0; Date.now() < ${Date.now() + 5000}; i++) try { fs.writeFileSync(process.argv[1] + '/f' + i, 'x'); } catch {}`;
-    writer = spawn(process.execPath, ['-e', script, writing], { stdio: 'ignore' });
-    while (readdirSync(writing).length < 50) await new Promise((resolve) => setTimeout(resolve, 10));
+    writer = await startWriting(writing);
   });
   test('and is gone', () => {
     writer?.kill();
@@ -59,10 +65,8 @@ describe('removeTree', () => {
     const dir = freshTempDir('kit-deep-writing');
     const deep = join(dir, '.tmp', 'kit-hooks-0');
     mkdirSync(deep, { recursive: true });
-    const script = `const fs = require('node:fs'); for (let i = 0; Date.now() < ${Date.now() + 5000}; i++) try { fs.writeFileSync(process.argv[1] + '/f' + i, 'x'); } catch {}`;
-    const writer = spawn(process.execPath, ['-e', script, deep], { stdio: 'ignore' });
+    const writer = await startWriting(deep);
     try {
-      while (readdirSync(deep).length < 50) await new Promise((resolve) => setTimeout(resolve, 10));
       removeTree(dir);
       expect(existsSync(dir)).toBe(false);
       expect(existsSync(`${dir}.removing`)).toBe(false);
