@@ -47,16 +47,17 @@ for (const folder of folders) {
     const log = join(root, folder, '.turbo', file);
     if (!existsSync(log)) continue;
     const text = stripVTControlCharacters(readFileSync(log, 'utf8'));
-    const line = text.split('\n').findLast((l) => /^\s*Tests\s+\d/.test(l));
+    const lines = text.split('\n');
+    // vitest's closing block: "Test Files  1 failed | 5 passed (6)", "Tests  …", "Errors  1 error".
+    const lastLine = (title) => lines.findLast((l) => new RegExp(`^\\s*${title}\\s+\\d`).test(l));
+    const line = lastLine('Tests');
     if (line === undefined) continue;
     for (const kind of Object.keys(totals)) {
       const match = line.match(new RegExp(`(\\d+) ${kind}`));
       if (match) totals[kind] += Number(match[1]);
     }
-    const filesLine = text.split('\n').findLast((l) => /^\s*Test Files\s+\d/.test(l)) ?? '';
-    outside.files += Number(filesLine.match(/(\d+) failed/)?.[1] ?? 0);
-    const errorsLine = text.split('\n').findLast((l) => /^\s*Errors\s+\d/.test(l)) ?? '';
-    outside.errors += Number(errorsLine.match(/(\d+) errors?/)?.[1] ?? 0);
+    outside.files += Number(lastLine('Test Files')?.match(/(\d+) failed/)?.[1] ?? 0);
+    outside.errors += Number(lastLine('Errors')?.match(/(\d+) errors?/)?.[1] ?? 0);
     process.stdout.write(`${folder}${label}: ${line.trim()}\n`);
     for (const block of failuresIn(text)) failures.push([`${folder}${label}:`, ...block].join('\n'));
   }
