@@ -4,6 +4,23 @@ export { parse } from './parse.ts';
 export { listLines, nestedRunBy, walkSegments } from './walk.ts';
 /** One segment met by walkSegments: the segment, its line, the lines from the top down to it. */
 export type { SegmentVisit } from './walk.ts';
+/**
+ * The statement tree (CommandLine.statements): what follows a statement, the list it stands in,
+ * the statement that holds a list, every statement and every segment under one, and whether a
+ * frame is a substitution.
+ */
+export {
+  enclosingStatement,
+  followingStatement,
+  isCommandSubstitution,
+  isSubstitution,
+  listOf,
+  segmentsUnder,
+  thenOf,
+  walkStatements,
+} from './statement-tree.ts';
+/** One statement met by walkStatements, with the list it stands in. */
+export type { StatementVisit } from './statement-tree.ts';
 /** The top command with one nested line's source replaced, put back into every runner above it. */
 export { liftToTop } from './lift.ts';
 /** A word the shell reads back as exactly the given text. */
@@ -26,6 +43,8 @@ export { findStatusCaptures } from './status-captures.ts';
 export type {
   Assign,
   CommandLine,
+  CompoundKind,
+  CompoundStatement,
   Context,
   ContextKind,
   ListOp,
@@ -37,6 +56,10 @@ export type {
   Placement,
   Redirect,
   Runner,
+  PipelineStatement,
   Segment,
+  SimpleStatement,
+  Statement,
+  StatementList,
   Word,
 } from './types.ts';

@@ -1,7 +1,7 @@
 import { frameDepth } from './frame-depth.ts';
 import { parseSegments } from './parse-segments.ts';
 import { findNestedTexts, type NestedText } from './runners.ts';
-import type { CommandLine, Nested, Runner, Segment } from './types.ts';
+import type { CommandLine, Nested, Runner, Segment, Statement } from './types.ts';
 
 /** The limits nesting is read under. */
 export interface NestingLimits {
@@ -74,8 +74,31 @@ function readNested(
     const reason = parsed.reason === 'too-long' ? 'too-long' : 'syntax';
     return { ok: false, runner, reason, message: parsed.message };
   }
-  const segments = runner.form === 'as-written' ? actionSegments(parsed.value) : parsed.value;
-  return { ok: true, line: { source: found.text, segments, runner, nested: [] } };
+  const { value, statements } = parsed;
+  const line: CommandLine = { source: found.text, segments: value, statements, runner, nested: [] };
+  if (runner.form === 'as-written') {
+    line.segments = actionSegments(value);
+    const kept = value.filter((segment) => frameDepth(segment) === 0);
+    line.statements = ownStatements(statements, new Map(kept.map((each, i) => [each, line.segments[i]])));
+  }
+  return { ok: true, line };
+}
+
+/** The statements of a line given as words, down to its own segments (see actionSegments). */
+function ownStatements(statements: Statement[], own: ReadonlyMap<Segment, Segment | undefined>): Statement[] {
+  return statements.flatMap((statement): Statement[] => {
+    if (statement.kind === 'compound') return [];
+    if (statement.kind === 'pipeline') {
+      const stages = ownStatements(statement.stages, own).filter((stage) => stage.kind === 'simple');
+      statement.stages = stages;
+      return stages.length > 0 ? [statement] : [];
+    }
+    const segment = own.get(statement.segment);
+    if (segment === undefined) return [];
+    statement.segment = segment;
+    statement.substitutions = [];
+    return [statement];
+  });
 }
 
 /**

@@ -3,13 +3,14 @@ import { byteToIndex, toWellFormed } from './offsets.ts';
 import { Segmenter } from './segmenter.ts';
 import { parseTreeWithPrefixes, restoreSubscriptedPrefixes } from './subscripted-prefixes.ts';
 import { readTree } from './syntax-tree.ts';
-import type { ParseOutcome, Segment } from './types.ts';
+import { replaceSegments } from './statement-tree.ts';
+import type { ParseOutcome, Segment, Statement } from './types.ts';
 
-/** The segments of one command line's text, or why there are none; never throws. */
+/** The segments of one command line's text and its statement tree, or why there are none; never throws. */
 export function parseSegments(
   text: string,
   maxLength: number,
-): { ok: true; value: Segment[] } | (ParseOutcome & { ok: false }) {
+): { ok: true; value: Segment[]; statements: Statement[] } | (ParseOutcome & { ok: false }) {
   if (typeof text !== 'string') {
     return { ok: false, reason: 'not-text', message: `expected a string, got ${describeType(text)}` };
   }
@@ -29,8 +30,11 @@ export function parseSegments(
       return { ok: false, reason: 'syntax', message: describeParseError(error) };
     }
     const tree = readTree(parsed.tree, byteToIndex(wellFormed));
-    const segments = new Segmenter(text).segmentsOf(tree);
-    return { ok: true, value: restoreSubscriptedPrefixes(segments, parsed.masked, text) };
+    const { segments, statements } = new Segmenter(text).segmentsOf(tree);
+    const restored = restoreSubscriptedPrefixes(segments, parsed.masked, text);
+    if (restored !== segments)
+      replaceSegments(statements, new Map(segments.map((segment, i) => [segment, restored[i] as Segment])));
+    return { ok: true, value: restored, statements };
   } catch (error) {
     // Not a syntax error: the parser or the walker failed (a stack overflow on deep nesting, a bug).
     // Still a value, and the next call starts from a fresh parser.

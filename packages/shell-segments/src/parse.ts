@@ -21,7 +21,13 @@ export function parse(command: string, options?: ParseOptions): ParseOutcome {
   const limits = readLimits(options);
   const segments = parseSegments(command, limits.maxLength);
   if (!segments.ok) return segments;
-  const top: CommandLine = { source: command, segments: segments.value, runner: null, nested: [] };
+  const top: CommandLine = {
+    source: command,
+    segments: segments.value,
+    statements: segments.statements,
+    runner: null,
+    nested: [],
+  };
   try {
     nestCommandLines(top, limits);
   } catch (error) {

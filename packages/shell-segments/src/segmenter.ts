@@ -1,7 +1,29 @@
 import type * as sh from './syntax-tree.ts';
 import { binaryCmdOps, procSubstOps, redirectOps, testOpLengths } from './operators.ts';
 import { decodeAnsiC, isExpandingLiteral, unescapeDoubleQuoted, unescapeUnquoted } from './quote-removal.ts';
-import type { Assign, Context, ContextKind, ListOp, Placement, Redirect, Segment, Word } from './types.ts';
+import {
+  addStatement,
+  type Container,
+  newList,
+  relinkLeaves,
+  type SubstitutionHolder,
+} from './statement-tree.ts';
+import type {
+  Assign,
+  CompoundKind,
+  CompoundStatement,
+  Context,
+  ContextKind,
+  ListOp,
+  PipelineStatement,
+  Placement,
+  Redirect,
+  Segment,
+  SimpleStatement,
+  Statement,
+  StatementList,
+  Word,
+} from './types.ts';
 
 /** The node kinds the segmenter reads; a test checks that the corpus exercises every one. */
 export const handledNodeKinds: readonly string[] = [
@@ -53,6 +75,7 @@ interface Scope {
   chain: Context[];
   owner: Draft | null;
   inHeredoc: boolean;
+  holder: SubstitutionHolder; // where a substitution met in these words hangs in the statement tree
 }
 
 /** What a walk over word parts accumulates. */
@@ -68,22 +91,39 @@ type Draft = Omit<Segment, 'index' | 'text' | 'start' | 'end' | 'params'> & {
   params: string[];
 };
 
+/** The compound statement each mvdan compound node kind makes (a while with `Until` is an until). */
+const compoundKinds: Partial<Record<string, CompoundKind>> = {
+  Subshell: 'subshell',
+  Block: 'group',
+  IfClause: 'if',
+  WhileClause: 'while',
+  ForClause: 'for',
+  CaseClause: 'case',
+  FuncDecl: 'function',
+  CoprocClause: 'coproc',
+};
+
 const noPlacement = (): Placement => ({ pipeline: null, then: null, background: false, negated: false });
 
 /** Turns mvdan's tree into segments: one per simple command, with the structure around it. */
 export class Segmenter {
   private readonly drafts: Draft[] = [];
   private readonly owners = new Map<Context, Draft>();
+  private readonly leaves = new Map<SimpleStatement, Draft>();
   private frameCount = 0;
   private pipelineCount = 0;
   private clauseCount = 0;
 
   constructor(private readonly source: string) {}
 
-  /** The segments of a parsed file (read by readTree, over the same source), in document order. */
-  segmentsOf(file: sh.File): Segment[] {
+  /**
+   * The segments of a parsed file (read by readTree, over the same source), in document order, and
+   * its main list as a statement tree built in the same walk, with those segments as its leaves.
+   */
+  segmentsOf(file: sh.File): { segments: Segment[]; statements: Statement[] } {
     const main = this.frame('main', 0, this.source.length, null);
-    this.list(file.Stmts, [main]);
+    const list = newList(main, null);
+    this.list(file.Stmts, [main], list);
     const ordered = this.drafts
       .map((draft) => ({ draft, start: Math.min(...draft.spans.map(([s]) => s)) }))
       .sort((a, b) => a.start - b.start);
@@ -109,7 +149,9 @@ export class Segmenter {
     });
     const indexOf = new Map(ordered.map(({ draft }, index) => [draft, index]));
     for (const [frame, draft] of this.owners) frame.owner = indexOf.get(draft) as number;
-    return segments;
+    const byDraft = new Map(ordered.map(({ draft }, index) => [draft, segments[index] as Segment]));
+    relinkLeaves(this.leaves, byDraft);
+    return { segments, statements: list.statements };
   }
 
   private spanOf(node: sh.Node): [number, number] {
@@ -122,19 +164,27 @@ export class Segmenter {
     return context;
   }
 
-  private listFrame(
+  /** One part of a compound (a condition, a body): its frame, and its statements as a list of `compound`. */
+  private part(
     kind: ContextKind,
     stmts: sh.Stmt[],
     fallback: sh.Node,
-    placement: Placement,
+    compound: CompoundStatement,
+    chain: Context[],
     clause: number,
-  ): Context {
+  ): void {
     const first = stmts[0];
     const last = stmts[stmts.length - 1];
     const [start, end] = first && last ? [first.pos, last.end] : this.spanOf(fallback);
-    const frame = this.frame(kind, start, end, { ...placement });
+    const frame = this.frame(kind, start, end, { ...compound.placement });
     frame.clause = clause;
-    return frame;
+    this.list(stmts, [...chain, frame], this.partList(compound, frame));
+  }
+
+  private partList(compound: CompoundStatement, frame: Context): StatementList {
+    const list = newList(frame, compound);
+    compound.parts.push(list);
+    return list;
   }
 
   private nextClause(): number {
@@ -144,7 +194,7 @@ export class Segmenter {
 
   // ---- statements and lists ----
 
-  private list(stmts: sh.Stmt[], chain: Context[]): void {
+  private list(stmts: sh.Stmt[], chain: Context[], into: StatementList): void {
     stmts.forEach((stmt, i) => {
       const hasNext = i < stmts.length - 1;
       const then: ListOp | null = stmt.Background
@@ -160,35 +210,48 @@ export class Segmenter {
         background: stmt.Background,
         negated: stmt.Negated,
       };
-      this.statement(stmt, chain, placement, !hasNext);
+      this.statement(stmt, chain, placement, !hasNext, into);
     });
   }
 
-  private statement(stmt: sh.Stmt, chain: Context[], placement: Placement, last: boolean): void {
+  private statement(
+    stmt: sh.Stmt,
+    chain: Context[],
+    placement: Placement,
+    last: boolean,
+    into: Container,
+  ): void {
     const cmd = stmt.Cmd;
     const kind = cmd === null ? 'CallExpr' : cmd.kind;
+    let holder: SubstitutionHolder = into.kind === 'list' ? into : into.parent;
     switch (kind) {
       case 'CallExpr':
       case 'DeclClause':
       case 'TestClause':
       case 'ArithmCmd':
       case 'LetClause':
-        this.simple(stmt, kind, chain, placement, last);
+        this.simple(stmt, kind, chain, placement, last, into);
         return;
       case 'BinaryCmd':
-        this.binary(stmt, cmd as sh.BinaryCmd, chain, placement, last);
+        this.binary(stmt, cmd as sh.BinaryCmd, chain, placement, last, into);
         return;
       case 'TimeClause': {
         // `time` is a keyword: the timed statement stands in its place in the list.
         const timed = (cmd as sh.TimeClause).Stmt;
         if (timed)
-          this.statement(timed, chain, { ...placement, negated: placement.negated || timed.Negated }, last);
+          this.statement(
+            timed,
+            chain,
+            { ...placement, negated: placement.negated || timed.Negated },
+            last,
+            into,
+          );
         break;
       }
       default:
-        this.compound(cmd as sh.Node, kind, chain, placement);
+        holder = this.compound(cmd as sh.Node, kind, chain, placement, into) ?? holder;
     }
-    const scope: Scope = { chain, owner: null, inHeredoc: false };
+    const scope: Scope = { chain, owner: null, inHeredoc: false, holder };
     for (const redirect of stmt.Redirs) this.redirect(redirect, scope);
   }
 
@@ -198,17 +261,15 @@ export class Segmenter {
     chain: Context[],
     placement: Placement,
     last: boolean,
+    into: Container,
   ): void {
     const op = binaryCmdOps[cmd.Op];
     if (op === '&&' || op === '||') {
       const { background } = placement;
-      this.statement(cmd.X, chain, { pipeline: null, then: op, background, negated: cmd.X.Negated }, false);
-      this.statement(
-        cmd.Y,
-        chain,
-        { pipeline: null, then: placement.then, background, negated: cmd.Y.Negated },
-        last,
-      );
+      const left = { pipeline: null, then: op, background, negated: cmd.X.Negated };
+      this.statement(cmd.X, chain, left, false, into);
+      const right = { pipeline: null, then: placement.then, background, negated: cmd.Y.Negated };
+      this.statement(cmd.Y, chain, right, last, into);
       return;
     }
     const stages: sh.Stmt[] = [];
@@ -216,10 +277,13 @@ export class Segmenter {
     this.flattenPipeline(stmt, stages, pipes);
     const id = this.pipelineCount;
     this.pipelineCount += 1;
+    const parent = into.kind === 'list' ? into : into.parent;
+    const piped: PipelineStatement = { kind: 'pipeline', stages: [], parent, start: stmt.pos, end: stmt.end };
+    addStatement(into, piped);
     stages.forEach((stage, index) => {
       const pipeline = { id, index, size: stages.length, op: pipes[index] ?? null };
       const stagePlacement = { ...placement, pipeline, negated: placement.negated || stage.Negated };
-      this.statement(stage, chain, stagePlacement, last && index === stages.length - 1);
+      this.statement(stage, chain, stagePlacement, last && index === stages.length - 1, piped);
     });
   }
 
@@ -236,91 +300,105 @@ export class Segmenter {
     stages.push(stmt);
   }
 
-  private compound(cmd: sh.Node, kind: string, chain: Context[], placement: Placement): void {
-    const scope: Scope = { chain, owner: null, inHeredoc: false };
-    switch (kind) {
-      case 'Subshell':
-      case 'Block': {
+  /** A compound statement of `into`, or null for a kind this parser version does not know. */
+  private compound(
+    cmd: sh.Node,
+    kind: string,
+    chain: Context[],
+    placement: Placement,
+    into: Container,
+  ): CompoundStatement | null {
+    const type = compoundKinds[kind];
+    if (type === undefined) return null; // a newer parser: its words may still hide substitutions
+    const compound: CompoundStatement = {
+      kind: 'compound',
+      type: type === 'while' && (cmd as sh.WhileClause).Until ? 'until' : type,
+      parts: [],
+      placement: type === 'coproc' ? { ...placement, background: true } : placement,
+      substitutions: [],
+      parent: into,
+      start: cmd.pos,
+      end: cmd.end,
+    };
+    addStatement(into, compound);
+    this.compoundParts(cmd, compound, chain);
+    return compound;
+  }
+
+  private compoundParts(cmd: sh.Node, compound: CompoundStatement, chain: Context[]): void {
+    const { placement } = compound;
+    const scope: Scope = { chain, owner: null, inHeredoc: false, holder: compound };
+    switch (compound.type) {
+      case 'subshell':
+      case 'group': {
         const [start, end] = this.spanOf(cmd);
-        const frame = this.frame(kind === 'Subshell' ? 'subshell' : 'group', start, end, { ...placement });
-        this.list((cmd as sh.StmtList).Stmts, [...chain, frame]);
+        const frame = this.frame(compound.type, start, end, { ...placement });
+        this.list((cmd as sh.StmtList).Stmts, [...chain, frame], this.partList(compound, frame));
         return;
       }
-      case 'IfClause':
-        this.ifClause(cmd as sh.IfClause, chain, placement, this.nextClause());
+      case 'if':
+        this.ifClause(cmd as sh.IfClause, compound, chain, this.nextClause());
         return;
-      case 'WhileClause': {
+      case 'while':
+      case 'until': {
         const loop = cmd as sh.WhileClause;
-        const [cond, body]: ContextKind[] = loop.Until
+        const [cond, body]: [ContextKind, ContextKind] = loop.Until
           ? ['until-condition', 'until-body']
           : ['while-condition', 'while-body'];
         const clause = this.nextClause();
-        this.list(loop.Cond, [
-          ...chain,
-          this.listFrame(cond as ContextKind, loop.Cond, cmd, placement, clause),
-        ]);
-        this.list(loop.Do, [...chain, this.listFrame(body as ContextKind, loop.Do, cmd, placement, clause)]);
+        this.part(cond, loop.Cond, cmd, compound, chain, clause);
+        this.part(body, loop.Do, cmd, compound, chain, clause);
         return;
       }
-      case 'ForClause': {
+      case 'for': {
         const loop = cmd as sh.ForClause;
         this.loopHeader(loop.Loop, scope);
-        const clause = this.nextClause();
-        this.list(loop.Do, [...chain, this.listFrame('for-body', loop.Do, cmd, placement, clause)]);
+        this.part('for-body', loop.Do, cmd, compound, chain, this.nextClause());
         return;
       }
-      case 'CaseClause': {
+      case 'case': {
         const clause = cmd as sh.CaseClause;
         this.word(clause.Word, scope);
         const id = this.nextClause();
         for (const item of clause.Items) {
           for (const pattern of item.Patterns) this.word(pattern, scope);
-          this.list(item.Stmts, [...chain, this.listFrame('case-body', item.Stmts, item, placement, id)]);
+          this.part('case-body', item.Stmts, item, compound, chain, id);
         }
         return;
       }
-      case 'FuncDecl': {
+      case 'function': {
         const { Body: body, Name: name } = cmd as sh.FuncDecl;
         const [start, end] = this.spanOf(body);
         const frame = this.frame('function-body', start, end, { ...placement });
         if (name?.Value) frame.name = name.Value;
+        const list = this.partList(compound, frame);
         // f() { ..; } is the usual body: its braces are the function's, not a group of their own.
         if (body.Cmd !== null && body.Cmd.kind === 'Block') {
-          this.list((body.Cmd as sh.StmtList).Stmts, [...chain, frame]);
-          for (const redirect of body.Redirs)
-            this.redirect(redirect, { chain, owner: null, inHeredoc: false });
+          this.list((body.Cmd as sh.StmtList).Stmts, [...chain, frame], list);
+          for (const redirect of body.Redirs) this.redirect(redirect, scope);
         } else {
-          this.statement(body, [...chain, frame], noPlacement(), true);
+          this.statement(body, [...chain, frame], noPlacement(), true, list);
         }
         return;
       }
-      case 'CoprocClause': {
+      case 'coproc': {
         // A coprocess runs asynchronously in a subshell: a frame of its own, in the background.
         const inner = (cmd as sh.CoprocClause).Stmt;
         const [start, end] = this.spanOf(inner);
-        const frame = this.frame('subshell', start, end, { ...placement, background: true });
-        this.statement(inner, [...chain, frame], noPlacement(), true);
+        const frame = this.frame('subshell', start, end, { ...placement });
+        this.statement(inner, [...chain, frame], noPlacement(), true, this.partList(compound, frame));
         return;
       }
-      default:
-        // An unknown kind (a newer parser): its words may still hide substitutions.
-        return;
     }
   }
 
-  private ifClause(clause: sh.IfClause, chain: Context[], placement: Placement, id: number): void {
-    this.list(clause.Cond, [...chain, this.listFrame('if-condition', clause.Cond, clause, placement, id)]);
-    this.list(clause.Then, [...chain, this.listFrame('if-body', clause.Then, clause, placement, id)]);
+  private ifClause(clause: sh.IfClause, compound: CompoundStatement, chain: Context[], id: number): void {
+    this.part('if-condition', clause.Cond, clause, compound, chain, id);
+    this.part('if-body', clause.Then, clause, compound, chain, id);
     const alternative = clause.Else;
     if (alternative === null) return;
-    if (alternative.Cond.length > 0) {
-      this.ifClause(alternative, chain, placement, id);
-    } else {
-      this.list(alternative.Then, [
-        ...chain,
-        this.listFrame('else-body', alternative.Then, alternative, placement, id),
-      ]);
-    }
+    if (alternative.Cond.length > 0) this.ifClause(alternative, compound, chain, id);
+    else this.part('else-body', alternative.Then, alternative, compound, chain, id);
   }
 
   private loopHeader(loop: sh.Node, scope: Scope): void {
@@ -328,8 +406,7 @@ export class Segmenter {
       for (const item of (loop as sh.WordIter).Items) this.word(item, scope);
     } else if (loop.kind === 'CStyleLoop') {
       const { Init, Cond, Post } = loop as sh.CStyleLoop;
-      const arithmetic = this.frame('arithmetic', ...this.spanOf(loop), null);
-      const inner: Scope = { ...scope, chain: [...scope.chain, arithmetic] };
+      const inner = this.arithmeticScope(loop, scope);
       const acc = newAccumulator();
       for (const expr of [Init, Cond, Post]) if (expr) this.arithm(expr, inner, acc);
     }
@@ -337,7 +414,14 @@ export class Segmenter {
 
   // ---- simple commands ----
 
-  private simple(stmt: sh.Stmt, kind: string, chain: Context[], placement: Placement, last: boolean): void {
+  private simple(
+    stmt: sh.Stmt,
+    kind: string,
+    chain: Context[],
+    placement: Placement,
+    last: boolean,
+    into: Container,
+  ): void {
     const draft: Draft = {
       ...placement,
       argv: [],
@@ -348,7 +432,18 @@ export class Segmenter {
       last,
       spans: [],
     };
-    const scope: Scope = { chain, owner: draft, inHeredoc: false };
+    // Its segment is set once the drafts are segments (relinkLeaves); so are start and end.
+    const statement: Omit<SimpleStatement, 'segment'> = {
+      kind: 'simple',
+      substitutions: [],
+      parent: into,
+      start: 0,
+      end: 0,
+    };
+    const leaf = statement as SimpleStatement;
+    addStatement(into, leaf);
+    this.leaves.set(leaf, draft);
+    const scope: Scope = { chain, owner: draft, inHeredoc: false, holder: leaf };
     const cmd = stmt.Cmd;
     if (cmd !== null) {
       switch (kind) {
@@ -468,10 +563,9 @@ export class Segmenter {
 
   /** An arithmetic expression as one word: its text, static when it is made of literals only. */
   private arithmWord(expr: sh.Node, holder: sh.Node, scope: Scope): Word {
-    const arithmetic = this.frame('arithmetic', ...this.spanOf(holder), null);
     const acc = newAccumulator();
     acc.value = '';
-    this.arithm(expr, { ...scope, chain: [...scope.chain, arithmetic] }, acc);
+    this.arithm(expr, this.arithmeticScope(holder, scope), acc);
     const [start, end] = this.spanOf(expr);
     const text = this.source.slice(start, end);
     const value = acc.value === null ? null : text;
@@ -522,7 +616,8 @@ export class Segmenter {
           acc.value = null;
           const subst = part as sh.CmdSubst;
           const kind = subst.Backquotes ? 'backticks' : 'command-substitution';
-          this.list(subst.Stmts, [...scope.chain, this.substitutionFrame(kind, subst, scope)]);
+          const frame = this.substitutionFrame(kind, subst, scope);
+          this.list(subst.Stmts, [...scope.chain, frame], this.substitutionList(frame, scope));
           return;
         }
         case 'ProcSubst': {
@@ -531,14 +626,14 @@ export class Segmenter {
           const frame = this.substitutionFrame('process-substitution', subst, scope);
           const direction = procSubstOps[subst.Op];
           if (direction) frame.direction = direction;
-          this.list(subst.Stmts, [...scope.chain, frame]);
+          this.list(subst.Stmts, [...scope.chain, frame], this.substitutionList(frame, scope));
           return;
         }
         case 'ArithmExp': {
           acc.value = null;
           const expr = (part as sh.ArithmExp).X;
-          const frame = this.frame('arithmetic', ...this.spanOf(part), null);
-          if (expr) this.arithm(expr, { ...scope, chain: [...scope.chain, frame] }, acc);
+          const inner = this.arithmeticScope(part, scope);
+          if (expr) this.arithm(expr, inner, acc);
           return;
         }
         case 'ExtGlob': {
@@ -551,6 +646,19 @@ export class Segmenter {
           acc.value = null;
       }
     });
+  }
+
+  /** The scope inside an arithmetic frame spanning `node`: a substitution list of the scope's holder. */
+  private arithmeticScope(node: sh.Node, scope: Scope): Scope {
+    const frame = this.frame('arithmetic', ...this.spanOf(node), null);
+    return { ...scope, chain: [...scope.chain, frame], holder: this.substitutionList(frame, scope) };
+  }
+
+  /** A substitution's list of statements, hung on the statement (or list) whose words hold it. */
+  private substitutionList(frame: Context, scope: Scope): StatementList {
+    const list = newList(frame, scope.holder);
+    scope.holder.substitutions.push(list);
+    return list;
   }
 
   private substitutionFrame(kind: ContextKind, node: sh.Node, scope: Scope): Context {

@@ -117,6 +117,7 @@ export type TextForm =
 export interface CommandLine {
   source: string; // the command; bash -c 'a | b' → a | b; find . -exec rm {} \; → rm {} (as written); bash <<EOF body → the body as bash reads it
   segments: Segment[]; // for a find action, its command only: substitutions in its words run in the line above
+  statements: Statement[]; // its main list as a tree: the very segments above as leaves (see statements.ts)
   runner: Runner | null; // null for the top line
   nested: Nested[]; // the command lines its segments run, by segment, then by position
 }
@@ -153,3 +154,62 @@ export interface ParseOptions {
   maxTotalLength?: number; // default none: characters parsed over the whole tree, the command included; past it a nested line is 'too-long'
   maxLines?: number; // default none: command lines in the tree, the top one included; past it a nested line is 'too-many'
 }
+
+/**
+ * A list of statements: a line's main list, one part of a compound (a body, a condition), or a
+ * substitution ($( ), backticks, <( ), $(( ))). Its `frame` is the very Context object its
+ * segments carry.
+ */
+export interface StatementList {
+  kind: 'list';
+  frame: Context;
+  statements: Statement[]; // in source order; an arithmetic frame has none, only substitutions
+  substitutions: StatementList[]; // held by no statement of the list: inside $(( )), in a `time` statement's redirections
+  parent: SimpleStatement | CompoundStatement | StatementList | null; // null for a line's main list
+}
+
+/** A simple command: one segment, and the substitutions in its words, assignments and redirections. */
+export interface SimpleStatement {
+  kind: 'simple';
+  segment: Segment; // one of its line's `segments`, the very object
+  substitutions: StatementList[]; // $(..), `..`, <(..), $((..)) in its words, in source order
+  parent: StatementList | PipelineStatement;
+  start: number;
+  end: number;
+}
+
+/** What a compound statement is. */
+export type CompoundKind =
+  | 'subshell'
+  | 'group'
+  | 'if'
+  | 'while'
+  | 'until'
+  | 'for'
+  | 'case'
+  | 'function'
+  | 'coproc';
+
+/** A compound command: its parts, each a list of its own (an if: condition, body, elif…, else). */
+export interface CompoundStatement {
+  kind: 'compound';
+  type: CompoundKind;
+  parts: StatementList[]; // in source order; their frames carry this statement's placement
+  placement: Placement; // where the compound stands in its list and pipeline
+  substitutions: StatementList[]; // in its own words: a for's word list, a case's word and patterns, its redirections
+  parent: StatementList | PipelineStatement;
+  start: number;
+  end: number;
+}
+
+/** A pipeline of two stages or more: `a | b |& c`. */
+export interface PipelineStatement {
+  kind: 'pipeline';
+  stages: (SimpleStatement | CompoundStatement)[];
+  parent: StatementList;
+  start: number;
+  end: number;
+}
+
+/** One statement of a list. */
+export type Statement = SimpleStatement | CompoundStatement | PipelineStatement;

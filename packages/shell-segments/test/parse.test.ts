@@ -56,7 +56,10 @@ describe('failures are values', () => {
   });
 
   test('the empty command has no segments', () => {
-    expect(parse('')).toEqual({ ok: true, value: { source: '', segments: [], runner: null, nested: [] } });
+    expect(parse('')).toEqual({
+      ok: true,
+      value: { source: '', segments: [], statements: [], runner: null, nested: [] },
+    });
   });
 });
 
