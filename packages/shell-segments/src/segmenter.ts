@@ -446,43 +446,53 @@ export class Segmenter {
     const scope: Scope = { chain, owner: draft, inHeredoc: false, holder: leaf };
     const cmd = stmt.Cmd;
     if (cmd !== null) {
-      switch (kind) {
-        case 'CallExpr': {
-          const call = cmd as sh.CallExpr;
-          for (const assign of call.Assigns) draft.assigns.push(this.assign(assign, scope));
-          for (const arg of call.Args) draft.argv.push(this.word(arg, scope));
-          break;
-        }
-        case 'DeclClause':
-          this.declClause(cmd as sh.DeclClause, draft, scope);
-          break;
-        case 'TestClause': {
-          const test = cmd as sh.TestClause;
-          draft.argv.push(this.syntheticWord(test.Left, 2));
-          this.testExpr(test.X, draft, scope);
-          draft.argv.push(this.syntheticWord(test.Right, 2));
-          break;
-        }
-        case 'ArithmCmd': {
-          const arithm = cmd as sh.ArithmCmd;
-          draft.argv.push(this.syntheticWord(arithm.Left, 2));
-          if (arithm.X) draft.argv.push(this.arithmWord(arithm.X, arithm, scope));
-          draft.argv.push(this.syntheticWord(arithm.Right, 2));
-          break;
-        }
-        case 'LetClause': {
-          const clause = cmd as sh.LetClause;
-          draft.argv.push(this.syntheticWord(clause.pos, 3));
-          for (const expr of clause.Exprs) {
-            draft.argv.push(
-              expr.kind === 'Word' ? this.word(expr as sh.Word, scope) : this.arithmWord(expr, clause, scope),
-            );
-          }
-          break;
-        }
-      }
+      this.commandWords(cmd, kind, draft, scope);
       if (kind !== 'CallExpr') draft.spans.push(this.spanOf(cmd));
     }
+    this.finishDraft(stmt, draft, scope);
+  }
+
+  /** The words of a simple command of each kind: a call's, a declaration's, [[ ]], (( )), let. */
+  private commandWords(cmd: sh.Node, kind: string, draft: Draft, scope: Scope): void {
+    switch (kind) {
+      case 'CallExpr': {
+        const call = cmd as sh.CallExpr;
+        for (const assign of call.Assigns) draft.assigns.push(this.assign(assign, scope));
+        for (const arg of call.Args) draft.argv.push(this.word(arg, scope));
+        break;
+      }
+      case 'DeclClause':
+        this.declClause(cmd as sh.DeclClause, draft, scope);
+        break;
+      case 'TestClause': {
+        const test = cmd as sh.TestClause;
+        draft.argv.push(this.syntheticWord(test.Left, 2));
+        this.testExpr(test.X, draft, scope);
+        draft.argv.push(this.syntheticWord(test.Right, 2));
+        break;
+      }
+      case 'ArithmCmd': {
+        const arithm = cmd as sh.ArithmCmd;
+        draft.argv.push(this.syntheticWord(arithm.Left, 2));
+        if (arithm.X) draft.argv.push(this.arithmWord(arithm.X, arithm, scope));
+        draft.argv.push(this.syntheticWord(arithm.Right, 2));
+        break;
+      }
+      case 'LetClause': {
+        const clause = cmd as sh.LetClause;
+        draft.argv.push(this.syntheticWord(clause.pos, 3));
+        for (const expr of clause.Exprs) {
+          draft.argv.push(
+            expr.kind === 'Word' ? this.word(expr as sh.Word, scope) : this.arithmWord(expr, clause, scope),
+          );
+        }
+        break;
+      }
+    }
+  }
+
+  /** A simple command's redirections, its spans and parameters; then it joins the drafts. */
+  private finishDraft(stmt: sh.Stmt, draft: Draft, scope: Scope): void {
     for (const redirect of stmt.Redirs) {
       draft.redirects.push(this.redirect(redirect, scope));
       draft.spans.push([redirect.pos, redirect.Word.end]);
