@@ -72,6 +72,18 @@ describe('the hook bundle as a process', () => {
   });
 });
 
+// Issue 23: a relative TMPDIR made the embedded parser's createRequire throw, so the control passed unjudged.
+describe('a relative or odd TMPDIR never switches the judge off', () => {
+  test.for(['tmp', '.', 'tmp/', 'no-such-folder', ''])('TMPDIR=%j: the control is denied', (temp) => {
+    const run = runHookFile(guardDefinition.bundle, bashCall('make test | tail -5', { cwd: emptyProject }), {
+      env: hookEnv({ ...env, TMPDIR: temp }),
+      cwd: emptyProject,
+    });
+    expect(run.exitCode).toBe(0);
+    expect(JSON.parse(run.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+});
+
 describe('the common path does not load the parser', () => {
   const probe = (command: string) => {
     const { run, load } = runWithParserProbe(

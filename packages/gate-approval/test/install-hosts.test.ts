@@ -16,6 +16,18 @@ const projectFiles: Record<Host, { config: string; bundle: string }> = {
   copilot: { config: '.github/hooks/example-guard.json', bundle: '.github/hooks/example-guard.mjs' },
 };
 
+/** A copy of a host's file with every handler's timeout set to `value` (in the host's own unit). */
+function withTimeout(document: unknown, value: number): unknown {
+  if (Array.isArray(document)) return document.map((item) => withTimeout(item, value));
+  if (typeof document !== 'object' || document === null) return document;
+  return Object.fromEntries(
+    Object.entries(document).map(([key, item]) => [
+      key,
+      key.startsWith('timeout') && typeof item === 'number' ? value : withTimeout(item, value),
+    ]),
+  );
+}
+
 /** The file a fresh project install writes, exactly. */
 function expectedConfig(host: Host, bundle: string): unknown {
   switch (host) {
@@ -160,6 +172,38 @@ describe.skipIf(process.platform === 'win32')(
         expect(broken.stdout).toMatch(
           /^FAIL the bundle .* is missing: run `example-guard install --host .* --project`/m,
         );
+      });
+
+      // Every branch of the host doctor's installation lines (issue 22: "not what install writes"
+      // was asserted nowhere, and a mutation there stayed green).
+      test.for([
+        [
+          'no file',
+          () => null,
+          /^FAIL .* does not exist: run `example-guard install --host \w+ --project`$/m,
+        ],
+        [
+          'a file without the handler',
+          () => ({ ...(host === 'copilot' ? { version: 1 } : {}), hooks: {} }),
+          /^FAIL no example-guard handler in .*: run `example-guard install --host \w+ --project`$/m,
+        ],
+        [
+          'the handler, with another timeout',
+          (installed: unknown) => withTimeout(installed, 9),
+          /^FAIL the example-guard entry in .* is not the one install writes \(matcher .*\): run `example-guard install --host \w+ --project` to upgrade it$/m,
+        ],
+      ] as const)('doctor: %s is a FAIL line naming the fix', async ([, edit, line]) => {
+        const root = tempTree();
+        const home = tempDir();
+        await cli(guard, ['install', '--host', host, '--project'], { cwd: root, home });
+        const config = join(root, projectFiles[host].config);
+        const edited = edit(JSON.parse(readFileSync(config, 'utf8')));
+        if (edited === null) rmSync(config);
+        else writeFileSync(config, JSON.stringify(edited));
+        const result = await cli(guard, ['doctor', '--host', host, '--project'], { cwd: root, home });
+        expect(result.code).toBe(1);
+        expect(result.stdout).toMatch(line);
+        expect(result.stdout).not.toMatch(/^ok {3}positive control/m);
       });
 
       test('--strict cannot be kept there: refused, nothing written', async () => {

@@ -54,6 +54,26 @@ describe('the hook as a process', () => {
   });
 });
 
+// Issue 23: a relative TMPDIR made the embedded parser's createRequire throw: the push passed
+// unjudged, and strict mode refused it as "cannot be parsed".
+describe('a relative or odd TMPDIR never switches the judge off', () => {
+  test.for([
+    ['tmp', {}],
+    ['.', {}],
+    ['', {}],
+    ['tmp', { TAGOUT_HOOKS_STRICT: '1' }],
+  ] as const)('TMPDIR=%j %o: the push is denied as a write', ([temp, extra]) => {
+    const result = runHookFile(builtHook, call('git push origin main', fixtures.managed), {
+      env: hookEnv({ ...extra, TMPDIR: temp }),
+      cwd: fixtures.managed,
+    });
+    expect([result.exitCode, result.stderr]).toEqual([0, '']);
+    expect(JSON.parse(result.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(
+      /^git-write-gate: `git push origin main` is a git write \(push\)/,
+    );
+  });
+});
+
 describe('the parser stays unloaded where the text cannot be a judged write', () => {
   const probe = (command: string, cwd: string): string => {
     const { run, load } = runWithParserProbe(builtHook, call(command, cwd));

@@ -15,6 +15,7 @@ export interface GuardContext extends MarkerStore {
   platform: NodeJS.Platform; // win32: PATHEXT and backslash paths
   now: () => number; // milliseconds since the epoch: the escape window
   deadline?: number; // a now() value past which no marker may be armed (the runtime's budget)
+  calledAt?: number; // a now() value: when the host made the call (the escape's burst); default: now()
   tempFolder: string; // the OS temp folder; markers live in <tempFolder>/roseline-gate/<session>/
   findOnPath: (name: string, env: Record<string, string | undefined>) => string | null; // no subprocess
   listFolder: (dir: string) => FolderEntry[] | null; // null: cannot be read
@@ -29,6 +30,7 @@ export interface FileSystemContextOptions {
   now?: () => number; // default Date.now; when given, markers are stamped with it too
   platform?: NodeJS.Platform; // default process.platform
   deadline?: number;
+  calledAt?: number; // when the host made the call; default: when evaluate runs
 }
 
 /**
@@ -45,6 +47,7 @@ export function fileSystemContext(options: FileSystemContextOptions): GuardConte
     platform,
     now: options.now ?? Date.now,
     ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
+    ...(options.calledAt === undefined ? {} : { calledAt: options.calledAt }),
     tempFolder: options.tempFolder,
     findOnPath: (name, env) => onPath(name, env, platform),
     listFolder,
@@ -60,7 +63,25 @@ export function realContext(runtime: HookRuntime): GuardContext {
     cwd: process.cwd(),
     tempFolder: tempFolderOf(runtime.env, process.platform),
     deadline: runtime.deadline,
+    calledAt: callTime(),
   });
+}
+
+let serving = false;
+
+/**
+ * Marks this process as a verdict server (runHook's warm-up runs only there): from then on each
+ * call's time is when it is judged, since a server judges a call the moment it takes it.
+ */
+export function judgeAsServer(): void {
+  serving = true;
+}
+
+// When the host made the call. A hook process is started by the host for one call, so its start is
+// the call's time, however late its judge runs (in process, after its front waited on a server).
+function callTime(): number {
+  const now = Date.now();
+  return serving ? now : now - Math.round(process.uptime() * 1000);
 }
 
 function listFolder(dir: string): FolderEntry[] | null {

@@ -76,15 +76,18 @@ export function escapeMarkerPath(
 
 /**
  * Takes the escape (the Read passes) or leaves a marker for it (the Read is denied). The escape is
- * a marker armed by a denial of the identical Read within the window, untouched for a quiet second:
- * exactly one caller can claim it. A Read that finds the marker touched within that second is part
- * of a burst: denied, and it touches the marker, so the burst stays one. A marker that is stale,
- * from the future, unreadable or for another Read counts as none: the Read is denied and a new
- * marker armed. `identity` is the Read's `readIdentity`; `clock` is read afresh for each decision.
+ * a marker armed by a denial of the identical Read within the window, untouched for a quiet second
+ * before the host made this call: exactly one caller can claim it. A Read called within that second
+ * of the marker's last touch (or before it) is part of a burst: denied, and it touches the marker,
+ * so the burst stays one. The burst is judged by `calledAt`, when the host made the call, never by
+ * when the judge runs: a Read of the burst answered seconds late (in process, after its front gave
+ * up on the verdict server) is still of the burst. A marker that is stale, from the future,
+ * unreadable or for another Read counts as none: the Read is denied and a new marker armed.
+ * `identity` is the Read's `readIdentity`; `clock` is read afresh for each decision.
  */
 export function takeOrArmEscape(
   store: MarkerStore,
-  where: { tempFolder: string; sessionId: string; identity: string; flavor: PathFlavor },
+  where: { tempFolder: string; sessionId: string; identity: string; flavor: PathFlavor; calledAt: number },
   clock: () => number,
 ): EscapeOutcome {
   const marker = escapeMarkerPath(where.tempFolder, where.sessionId, where.identity, where.flavor);
@@ -102,23 +105,27 @@ export function takeOrArmEscape(
   // The clock is read after the file: a hook held up in between judges the marker older, never younger.
   const seen = store.readMarker(marker);
   if (!seen.ok) return seen.reason === 'absent' ? arm() : rearm();
-  if (!isQuiet(seen.value, clock())) {
+  if (!isQuiet(seen.value, where.calledAt)) {
     store.touchMarker(marker);
     return armed;
   }
   if (!isClaimable(seen.value, where.identity, clock())) return rearm();
   const claimed = store.claimMarker(marker);
   // What was taken is judged again: a touch between the read and the claim is in the file taken.
-  if (claimed.ok && isQuiet(claimed.value, clock()) && isClaimable(claimed.value, where.identity, clock()))
+  if (
+    claimed.ok &&
+    isQuiet(claimed.value, where.calledAt) &&
+    isClaimable(claimed.value, where.identity, clock())
+  )
     return { kind: 'pass', marker };
   // Another Read claimed it first (gone), or what this one took was armed or touched a moment ago:
   // either way this Read comes after a pass or within a burst, and is denied.
   return arm();
 }
 
-function isQuiet(read: MarkerRead, now: number): boolean {
-  // A touch from the future (a clock set back) is not quiet: the next touch brings it to now.
-  return now - read.touchedAt >= escapeQuietMs;
+function isQuiet(read: MarkerRead, calledAt: number): boolean {
+  // A touch after the call was made (a Read of the burst judged late, or a clock set back) is not quiet.
+  return calledAt - read.touchedAt >= escapeQuietMs;
 }
 
 function isClaimable(read: MarkerRead, identity: string, now: number): boolean {

@@ -62,6 +62,7 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
       sessionId,
       identity: readIdentity(read),
       flavor: pathFlavorOf(context.tempFolder, context.platform),
+      calledAt: context.calledAt ?? context.now(),
     },
     () => context.now(),
   );

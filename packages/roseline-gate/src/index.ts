@@ -1,27 +1,14 @@
+// What a user of the gate needs: decide a call, on the real file system or a context of one's own,
+// and the names the gate answers with. The escape store, the marker search and the deny text's
+// parts are the gate's own (issue 22: the index published 29 names, escape-store internals included).
+
 /** Decides one PreToolUse call: deny a Read of C# source where roseline can answer, else no opinion. */
 export { evaluate, launcherName, ruleId, switchName } from './evaluate.ts';
 /** What evaluate may know of the world: env, cwd, clock, temp folder and the file-system probes. */
 export type { FileSystemContextOptions, GuardContext } from './context.ts';
-/** Contexts on the real file system: one with explicit env/cwd/temp folder, and the hook's own. */
-export { fileSystemContext, realContext } from './context.ts';
-/** What a path names on disk: the `pathKind` probe's answer. */
-export type { PathKind } from './csharp-path.ts';
+/** A context on the real file system with an explicit env, cwd, temp folder and clock. */
+export { fileSystemContext } from './context.ts';
 /** True for a C# source path (`.cs` in any case, either separator). */
 export { isCSharpSource } from './csharp-path.ts';
-/** The escape store's probes and outcome, and the fields that make two Reads identical. */
-export type { EscapeOutcome, MarkerRead, MarkerStore, ReadIdentity } from './escape.ts';
-/** The one-shot escape: a Read's key, where a denial's marker lives, and the consume-or-arm step. */
-export {
-  escapeMarkerPath,
-  escapeQuietMs,
-  escapeWindowMs,
-  readIdentity,
-  sessionMarkerFolder,
-  takeOrArmEscape,
-} from './escape.ts';
-/** The marker search's probe, outcome and bounds. */
-export type { FolderEntry, ListFolder, MarkerSearch, MarkerSearchLimits } from './project-marker.ts';
-/** The bounded project marker search: `.csproj`, then `.sln`, walking up; then below the cwd. */
-export { defaultMarkerSearchLimits, findProjectMarker, markerIn } from './project-marker.ts';
-/** The denial text (without the opener) and the guard's name. */
-export { buildDenyText, guardName } from './reasons.ts';
+/** The guard's name: the opener of every denial. */
+export { guardName } from './reasons.ts';

@@ -228,6 +228,73 @@ describe('a burst is one: the escape waits for a quiet second', () => {
   });
 });
 
+// Issue 23: served Reads were judged within a second, those answered in process (their front gave
+// up on the server) 1.5-3 s later, past the quiet second by the judge's clock: two passes in a
+// burst of 20. The burst is judged by when the host made each call, whichever path judges it.
+describe('a burst is one whichever path answers each Read: judged by the call time, not the judge time', () => {
+  test.for([
+    // [what, each Read of the burst as [called at, judged at] (ms after the first call)]
+    [
+      'served, then in process late',
+      [
+        [0, 0],
+        [40, 200],
+        [80, 400],
+        [50, 1_500],
+        [60, 2_200],
+        [70, 3_000],
+      ],
+    ],
+    [
+      'in process late first, then served',
+      [
+        [0, 1_800],
+        [40, 1_900],
+        [80, 2_000],
+        [50, 2_900],
+        [60, 3_000],
+      ],
+    ],
+    [
+      'interleaved',
+      [
+        [0, 100],
+        [20, 1_700],
+        [40, 300],
+        [60, 2_900],
+        [80, 600],
+      ],
+    ],
+  ] as [string, [number, number][]][])(
+    '%s: every Read of the burst is denied; the retry passes once',
+    ([, reads]) => {
+      const { root, a } = project();
+      const { context, advance } = realFsContext(envWithPath([stubLauncherFolder()]));
+      const start = context.now();
+      const judge = (calledAt: number) => evaluate(readCall(a, root), { ...context, calledAt }).kind;
+      const kinds = [...reads]
+        .sort(([, judgedA], [, judgedB]) => judgedA - judgedB)
+        .map(([called, judged]) => {
+          advance(start + judged - context.now());
+          return judge(start + called);
+        });
+      expect(kinds).toEqual(reads.map(() => 'deny'));
+      // The retry: called a model turn after the last answer, judged at once.
+      advance(escapeQuietMs);
+      expect([judge(context.now()), judge(context.now())]).toEqual(['none', 'deny']);
+    },
+  );
+
+  test('the positive control: a Read called a quiet second after the burst passes, however late it is judged', () => {
+    const { root, a } = project();
+    const { context, advance } = realFsContext(envWithPath([stubLauncherFolder()]));
+    const start = context.now();
+    expect(evaluate(readCall(a, root), { ...context, calledAt: start }).kind).toBe('deny');
+    advance(3_000);
+    expect(evaluate(readCall(a, root), { ...context, calledAt: start + escapeQuietMs }).kind).toBe('none');
+  });
+});
+
 // Another call's step slipped in between two steps of this one: the store answers as the race left it.
 describe('races between two calls, one step at a time', () => {
   const file = '/r/A.cs';

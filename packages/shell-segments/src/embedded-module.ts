@@ -1,5 +1,5 @@
 import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, parse } from 'node:path';
 import type { Script } from 'node:vm';
 import nodeBuiltins from './node-builtins.cjs';
 
@@ -47,11 +47,21 @@ export function isEmbeddedModule(value: unknown): value is EmbeddedModule {
 // Bump when the wrapper or the file name's layout changes: V8 checks only the source's length, not its text.
 const cacheFormat = 4;
 
-/** The per-user folder for code caches under the OS temp folder: `kit-code-cache-<uid>`. */
-export function defaultCacheDir(): string {
+/**
+ * The per-user folder for code caches under the OS temp folder: `kit-code-cache-<uid>`; undefined
+ * (no cache) when the temp folder is not an absolute path: a relative TMPDIR would put the cache in
+ * whatever folder the hook runs in, and `createRequire` refuses a relative path.
+ */
+export function defaultCacheDir(): string | undefined {
+  const temp = nodeBuiltins.os().tmpdir();
+  if (!isAbsolute(temp)) return undefined;
   const user = typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
-  return join(nodeBuiltins.os().tmpdir(), `kit-code-cache-${user}`);
+  return join(temp, `kit-code-cache-${user}`);
 }
+
+// Where the module's `require` resolves from and what its stack frames name when there is no cache
+// folder: an absolute path that needs no working folder (the file system's root of node's own path).
+const noCacheHome = (): string => parse(process.execPath).root;
 
 /**
  * Runs an embedded CommonJS module and returns its exports, compiled from V8's code cache in
@@ -59,31 +69,35 @@ export function defaultCacheDir(): string {
  * arch: another file name), damaged, rejected by V8, unreadable or in a folder that is not the
  * user's own is ignored and the source is compiled as usual. Only the module's own errors, and a
  * `readPacked` that throws, propagate (parse turns either into an outcome). Without `zlib.crc32`
- * (Node before 20.15) no cache is read or written.
+ * (Node before 20.15) no cache is read or written, nor without a cache folder or with a relative one:
+ * where the cache goes never decides whether the module loads.
  */
 export function loadEmbeddedModule(
   embedded: EmbeddedModule,
-  cacheDir: string = defaultCacheDir(),
+  cacheDir: string | undefined = defaultCacheDir(),
 ): LoadedModule {
-  const file = join(cacheDir, cacheFileName(embedded));
-  const filename = join(cacheDir, `${embedded.name}.js`);
-  const cached = isOwnFolder(cacheDir) ? readCodeCache(file, embedded) : undefined;
+  const usableDir = cacheDir !== undefined && isAbsolute(cacheDir) ? cacheDir : undefined;
+  const home = usableDir ?? noCacheHome();
+  const file = join(home, cacheFileName(embedded));
+  const filename = join(home, `${embedded.name}.js`);
+  const cached =
+    usableDir !== undefined && isOwnFolder(usableDir) ? readCodeCache(file, embedded) : undefined;
   const source = cached?.source ?? unpack(embedded);
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = compile(wrapped, filename, cached?.data);
   const module = { exports: {} as unknown };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   const moduleRequire = nodeBuiltins.module().createRequire(filename);
-  run.call(module.exports, module.exports, moduleRequire, module, filename, cacheDir);
+  run.call(module.exports, module.exports, moduleRequire, module, filename, home);
   const usedCodeCache = cached !== undefined && script.cachedDataRejected === false;
   let saved = usedCodeCache;
   return {
     exports: module.exports,
     usedCodeCache,
     saveCodeCache: () => {
-      if (saved) return;
+      if (saved || usableDir === undefined) return;
       saved = true;
-      writeCodeCache(script, source, embedded, cacheDir, file);
+      writeCodeCache(script, source, embedded, usableDir, file);
     },
   };
 }

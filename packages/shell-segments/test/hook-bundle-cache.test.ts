@@ -144,6 +144,43 @@ test('an unwritable temp folder costs only the cache', () => {
   expect(runHook(join(temp, 'file', 'tmp'), 'a | b')).toEqual(['a', 'b']);
 });
 
+// The temp folder decides only where the cache goes, or that there is none: never whether the
+// parser runs. A relative TMPDIR once made createRequire throw, so every bundle parsed nothing.
+describe('no TMPDIR spelling switches the parser off', () => {
+  const spellings: [string, (temp: string) => string, boolean][] = [
+    // [what, the TMPDIR given (from a scratch folder), whether a cache is written under it]
+    ['relative', () => 'tmp', false],
+    ['relative with a trailing slash', () => 'tmp/', false],
+    ['relative, missing', () => 'no-such-folder', false],
+    ['dot', () => '.', false],
+    ['dot-slash', () => './', false],
+    ['empty (os.tmpdir falls back)', () => '', false],
+    ['absolute (the positive control)', (temp) => temp, true],
+    ['absolute with trailing slashes', (temp) => `${temp}//`, true],
+    ['a file, not a folder', (temp) => join(temp, 'a-file'), false],
+    ['missing', (temp) => join(temp, 'missing'), false],
+    ['not writable', (temp) => join(temp, 'read-only'), false],
+  ];
+  test.for(spellings)('%s', ([, spell, cached]) => {
+    const temp = tempFolder();
+    const cwd = join(temp, 'work');
+    mkdirSync(join(cwd, 'tmp'), { recursive: true });
+    writeFileSync(join(temp, 'a-file'), '');
+    mkdirSync(join(temp, 'read-only'), { mode: 0o500 });
+    const env: Record<string, string | undefined> = { ...process.env, TMPDIR: spell(temp) };
+    delete env.NODE_OPTIONS;
+    const result = spawnSync(process.execPath, [hook, 'make test | tail -5'], { cwd, env, encoding: 'utf8' });
+    expect([result.status, result.stderr, JSON.parse(result.stdout)]).toEqual([
+      0,
+      '',
+      ['make test', 'tail -5'],
+    ]);
+    expect(cacheFilesIn(temp).length > 0).toBe(cached);
+    expect(readdirSync(join(cwd, 'tmp'))).toEqual([]); // nothing cached in the folder the hook ran in
+    expect(readdirSync(cwd)).toEqual(['tmp']);
+  });
+});
+
 test('a cache folder another user could write to is left alone', () => {
   const temp = tempFolder();
   mkdirSync(cacheFolder(temp), { mode: 0o777 });

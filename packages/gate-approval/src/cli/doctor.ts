@@ -5,6 +5,7 @@ import type { CliIO, GuardDefinition } from '../guard.ts';
 import { hostAdapters } from '../hosts/host-adapter.ts';
 import { readSwitch } from '../switches.ts';
 import { parseArgs } from './args.ts';
+import type { Check } from './check.ts';
 import { findOwnHandlers } from './handler.ts';
 import { chooseHost } from './host-choice.ts';
 import { checkHostInstallation } from './host-doctor.ts';
@@ -21,13 +22,6 @@ import { runPositiveControl } from './positive-control.ts';
 import { verdictServerCheck } from './server-status.ts';
 import { locate, type Scope, type ScopeLocations, scopeFlags, scopeFromFlags } from './scope.ts';
 import { readSettings } from './settings-file.ts';
-
-/** One line of the doctor's report: ok, a problem, or a warning (ok, but worth knowing). */
-export interface Check {
-  ok: boolean;
-  warn?: boolean; // ok, but the user should know: printed `warn`, never a failure
-  text: string;
-}
 
 /** `doctor [--host NAME] [--user|--project|--local]`: checks the installation end to end; exit 1 with the list of problems. */
 export async function doctorCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {

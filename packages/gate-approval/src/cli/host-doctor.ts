@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { onPath } from '@kit/fail-open';
 import type { CliIO, GuardDefinition } from '../guard.ts';
 import { hostAdapters } from '../hosts/host-adapter.ts';
-import type { Check } from './doctor.ts';
+import type { Check } from './check.ts';
 import type { HostWiring } from './host-wiring.ts';
 import { runPositiveControl } from './positive-control.ts';
 import type { Scope } from './scope.ts';

@@ -1,5 +1,5 @@
 import type { CliIO, GuardDefinition } from '../guard.ts';
-import type { Check } from './doctor.ts';
+import type { Check } from './check.ts';
 import type { HostName } from '../hosts/host-adapter.ts';
 import type { InstallChange } from './handler.ts';
 import type { Scope, ScopeLocations } from './scope.ts';

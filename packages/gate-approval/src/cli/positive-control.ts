@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { CliIO, GuardDefinition } from '../guard.ts';
 import type { HostAdapter } from '../hosts/host-adapter.ts';
 import { readSwitch } from '../switches.ts';
-import type { Check } from './doctor.ts';
+import type { Check } from './check.ts';
 import { runProcess } from './run-process.ts';
 
 /** How the host starts the installed hook: the program, its arguments, the handler's timeout. */

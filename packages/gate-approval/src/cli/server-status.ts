@@ -1,6 +1,6 @@
 import { isJsonObject, pingVerdictServer, serverStatusArgument } from '@kit/fail-open';
 import type { CliIO } from '../guard.ts';
-import type { Check } from './doctor.ts';
+import type { Check } from './check.ts';
 import { runProcess } from './run-process.ts';
 
 /** How the host starts the installed hook, as doctor found it. */

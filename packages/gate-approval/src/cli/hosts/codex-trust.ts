@@ -1,5 +1,5 @@
 import { onPath } from '@kit/fail-open';
-import type { Check } from '../doctor.ts';
+import type { Check } from '../check.ts';
 import type { HostCheckContext } from '../host-wiring.ts';
 
 /** One hook as `codex app-server` lists it. */

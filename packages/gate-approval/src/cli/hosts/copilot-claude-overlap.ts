@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Check } from '../doctor.ts';
+import type { Check } from '../check.ts';
 import { findOwnHandlers } from '../handler.ts';
 import type { HostCheckContext } from '../host-wiring.ts';
 import { readSettings } from '../settings-file.ts';
