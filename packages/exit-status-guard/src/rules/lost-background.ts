@@ -55,7 +55,7 @@ function assignsFromSubstitution(shell: Shell, segment: Segment): boolean {
 
 /**
  * Whether a statement's own status is a check's: a gate; `exit` / `return` (of `$?`: what the
- * statement before held; `exit 0` never); a test of `$?` or of a captured `rc=$?`; an assignment
+ * statement before held; an explicit `exit 0` is deliberate and carries); a test of `$?` or of a captured `rc=$?`; an assignment
  * from a command substitution. An `echo` / `printf` of `$?` is not: it reports its own 0.
  */
 function carriesStatus(shell: Shell, statement: Statement, relay: Relay): boolean {
@@ -72,7 +72,8 @@ function carriesStatus(shell: Shell, statement: Statement, relay: Relay): boolea
         (operand.params.length > 0 && operand.params.every((param) => param === '?'))
       )
         return relay();
-      return operand.value !== '0';
+      // An explicit `exit 0` (any literal) is deliberate: the status is the one the line chose.
+      return true;
     }
     if (testCommands.has(name)) {
       if (segment.params.includes('?')) return relay();
