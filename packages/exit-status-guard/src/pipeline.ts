@@ -1,6 +1,12 @@
-import type { Context, Segment } from '@kit/shell-segments';
+import { type Context, pipelineById, type Segment } from '@kit/shell-segments';
 import type { Shell } from './shell.ts';
-import { compoundStatement, isLastIn, type Statement, segmentStatement } from './statements.ts';
+import {
+  compoundStatement,
+  isLastIn,
+  type Statement,
+  segmentStatement,
+  statementsOfTree,
+} from './statements.ts';
 
 /** Where a gate's status is piped away: the stage it leaves the segment in, and that stage's pipeline. */
 export interface PipedStage {
@@ -34,36 +40,10 @@ export function pipedStage(shell: Shell, gate: Segment): PipedStage | null {
   return null;
 }
 
-/** The stages of a pipeline (segments and piped compounds), in order. */
+/** The stages of a pipeline (segments and piped compounds, one per part that holds a segment), in order. */
 export function stagesOf(shell: Shell, pipelineId: number): Statement[] {
-  const stages: Statement[] = [];
-  const seen = new Set<number>();
-  for (const segment of shell.segments) {
-    if (segment.pipeline?.id === pipelineId) {
-      stages.push(segmentStatement(segment));
-    }
-    for (const frame of segment.context) {
-      if (frame.placement?.pipeline?.id === pipelineId && !seen.has(frame.id)) {
-        seen.add(frame.id);
-        stages.push(compoundStatement(frame, frame.placement));
-      }
-    }
-  }
-  // A stage that sits inside another stage of the same pipeline (an if's parts) is not a stage of its own.
-  const outer = stages.filter(
-    (stage) =>
-      !stages.some(
-        (other) =>
-          other !== stage &&
-          other.start <= stage.start &&
-          other.end >= stage.end &&
-          (other.start !== stage.start || other.end !== stage.end),
-      ),
-  );
-  const unique = outer.filter(
-    (stage, i) => outer.findIndex((other) => other.start === stage.start && other.end === stage.end) === i,
-  );
-  return unique.sort((a, b) => a.start - b.start);
+  const pipeline = pipelineById(shell.line, pipelineId);
+  return pipeline === null ? [] : statementsOfTree(pipeline).sort((a, b) => a.start - b.start);
 }
 
 /** The statements of a list grouped by pipeline: each group is one pipeline's stages, or one statement. */

@@ -1,14 +1,13 @@
-import type { Context, ListOp, Placement, Segment } from '@kit/shell-segments';
-import { findStatusCaptures } from '@kit/shell-segments';
+import type {
+  CompoundStatement,
+  Context,
+  ListOp,
+  Placement,
+  Segment,
+  Statement as TreeStatement,
+} from '@kit/shell-segments';
+import { findStatusCaptures, listOfFrame, segmentsUnder } from '@kit/shell-segments';
 import type { Shell } from './shell.ts';
-
-/** Frames that hold their own statements inside one segment's words: not statements of the list around them. */
-const substitutionKinds = new Set([
-  'command-substitution',
-  'backticks',
-  'process-substitution',
-  'arithmetic',
-]);
 
 /** A statement of a list: a simple command (one segment) or a compound one (a frame with its placement). */
 export type Statement =
@@ -54,25 +53,30 @@ export function isLastIn(shell: Shell, frame: Context, parent: Context): boolean
 }
 
 /**
- * The statements directly in a frame, in order: its own segments, and one statement per compound
- * frame nested right under it (an `if` gives one per part). Substitutions belong to their segment.
+ * The statements directly in a frame, in order: its own segments, and one statement per part of
+ * each compound right under it (an `if` gives one per part) that holds a segment; a pipeline gives
+ * its stages. Substitutions belong to their segment.
  */
 export function statementsIn(shell: Shell, frame: Context): Statement[] {
-  const statements: Statement[] = [];
-  const seen = new Set<number>();
-  for (const segment of shell.segments) {
-    const at = segment.context.findIndex((outer) => outer.id === frame.id);
-    if (at < 0) continue;
-    const child = segment.context[at + 1];
-    if (child === undefined) {
-      statements.push(segmentStatement(segment));
-      continue;
-    }
-    if (substitutionKinds.has(child.kind) || child.placement === null || seen.has(child.id)) continue;
-    seen.add(child.id);
-    statements.push(compoundStatement(child, child.placement));
-  }
-  return statements.sort((a, b) => a.start - b.start);
+  const list = listOfFrame(shell.line, frame);
+  if (list === undefined) return [];
+  return list.statements.flatMap(statementsOfTree).sort((a, b) => a.start - b.start);
+}
+
+/** One statement of the tree as the rules' statements: a segment, or a compound's parts; a pipeline's stages. */
+export function statementsOfTree(statement: TreeStatement): Statement[] {
+  if (statement.kind === 'pipeline') return statement.stages.flatMap(statementsOfTree);
+  if (statement.kind === 'simple') return [segmentStatement(statement.segment)];
+  return partsOf(statement);
+}
+
+function partsOf(compound: CompoundStatement): Statement[] {
+  return compound.parts.flatMap((part) => {
+    const placement = part.frame.placement;
+    return placement === null || segmentsUnder(part).length === 0
+      ? []
+      : [compoundStatement(part.frame, placement)];
+  });
 }
 
 /** The compound kinds whose status is the status of their last statement. */

@@ -1,11 +1,15 @@
 import { isAbsolute } from 'node:path';
 import {
   type CommandLine,
+  type CompoundStatement,
   type Context,
-  type ContextKind,
+  listOf,
   nestedRunBy,
   type Placement,
   type Segment,
+  type SimpleStatement,
+  type StatementList,
+  segmentsUnder,
   unwrapLaunchers,
   type Word,
 } from '@kit/shell-segments';
@@ -63,12 +67,6 @@ export interface FlowLimits {
 /** Thrown when a line needs more work than the limits allow; the gate then cannot judge it. */
 export class FlowLimitReached extends Error {}
 
-const substitutionKinds = new Set<ContextKind>([
-  'command-substitution',
-  'backticks',
-  'process-substitution',
-  'arithmetic',
-]);
 // Nested lines that run in the shell that runs them: what they change stays.
 const sameShell = new Set(['eval', 'sourced']);
 const trackedVariables = new Set(['CDPATH', 'HOME']);
@@ -87,6 +85,7 @@ export class ShellFlow {
   readonly known: Place[] = [];
   private visits = 0;
   private readonly blocks = new Map<CommandLine, Block>();
+  private readonly frameBlocks = new Map<Context, Block>();
 
   constructor(
     private readonly world: DirectoryWorld,
@@ -101,8 +100,9 @@ export class ShellFlow {
   private blockOf(line: CommandLine): Block {
     let block = this.blocks.get(line);
     if (block === undefined) {
-      const main = line.segments[0]?.context[0];
-      block = main === undefined ? { frame: mainFrame, items: [] } : buildBlock(line, main, line.segments, 0);
+      const [first] = line.statements;
+      block =
+        first === undefined ? { frame: mainFrame, items: [] } : blockOfList(listOf(first), this.frameBlocks);
       this.blocks.set(line, block);
     }
     return block;
@@ -417,8 +417,9 @@ export class ShellFlow {
     let outs: Outs = { success: null, failure: null };
     for (const { line, frame } of bodies) {
       const inner: Run = { exited: null, returned: null, calls: run.calls + 1 };
-      const block = findBlock(this.blockOf(line), frame);
-      if (block === null) continue;
+      this.blockOf(line);
+      const block = this.frameBlocks.get(frame);
+      if (block === undefined) continue;
       const ran = this.runBlock(line, block, state, inner);
       run.exited = joinStates(run.exited, inner.exited);
       outs = joinOuts(outs, {
@@ -519,114 +520,78 @@ function placementOf(item: Item): Placement | null {
   }
 }
 
-function pipelineIdOf(item: Item): number | null {
-  if (item.kind === 'segment') return item.segment.pipeline?.id ?? null;
-  if (item.kind === 'compound') return item.frames[0]?.placement?.pipeline?.id ?? null;
-  return null;
-}
-
 /**
- * The items of `frame`'s list from the segments under it (each segment's context holds `frame`
- * at `depth`): a segment standing in the list itself, a compound statement (the frames of one
- * if, while or case grouped by their clause), and stages of one pipeline grouped together.
- * Substitutions belong to the segment whose words hold them; others (in a loop's word list, a
- * compound's redirections) run just before the next statement.
+ * The block of one list of the statement tree, and of every list under it (each recorded in
+ * `blocks` by its frame, so that a function's body is found by its frame): a simple command, a
+ * compound with the parts that hold a segment, a pipeline with its stages. A simple command's
+ * substitutions run just before it; the others (in a loop's word list, a compound's redirections,
+ * an arithmetic frame) run before the first statement that starts after them (a pipeline's stage
+ * included), or the list's last one.
  */
-function buildBlock(line: CommandLine, frame: Context, members: readonly Segment[], depth: number): Block {
+function blockOfList(list: StatementList, blocks: Map<Context, Block>): Block {
   const items: Item[] = [];
-  const compounds = new Map<string, { frames: Context[]; members: Map<Context, Segment[]> }>();
-  const owned = new Map<Segment, Map<Context, Segment[]>>();
-  const apart = new Map<Context, Segment[]>();
-  for (const segment of members) {
-    const child = segment.context[depth + 1];
-    if (child === undefined) {
-      items.push({ kind: 'segment', segment, start: segment.start, before: [] });
-      continue;
-    }
-    if (substitutionKinds.has(child.kind)) {
-      const owner = child.owner === undefined ? undefined : line.segments[child.owner];
-      const target =
-        owner !== undefined && owner.context.length === depth + 1 && owner.context[depth] === frame
-          ? owner
-          : null;
-      const groups = target === null ? apart : (owned.get(target) ?? new Map<Context, Segment[]>());
-      if (target !== null) owned.set(target, groups);
-      groups.set(child, [...(groups.get(child) ?? []), segment]);
-      continue;
-    }
-    const key = child.clause === undefined ? `frame ${child.id}` : `clause ${child.clause}`;
-    const group = compounds.get(key) ?? { frames: [], members: new Map<Context, Segment[]>() };
-    compounds.set(key, group);
-    if (!group.frames.includes(child)) group.frames.push(child);
-    group.members.set(child, [...(group.members.get(child) ?? []), segment]);
-  }
-  for (const group of compounds.values()) {
-    const frames = [...group.frames].sort((a, b) => a.start - b.start);
-    items.push({
-      kind: 'compound',
-      frames,
-      blocks: frames.map((each) => buildBlock(line, each, group.members.get(each) ?? [], depth + 1)),
-      start: frames[0]?.start ?? 0,
-      before: [],
+  const placed: Item[] = []; // every item an apart block may precede: a pipeline's stages, not the pipeline
+  const apart: StatementList[] = [...list.substitutions];
+  for (const statement of list.statements) {
+    const stages = statement.kind === 'pipeline' ? statement.stages : [statement];
+    const made = stages.flatMap((stage) => {
+      if (stage.kind === 'compound') apart.push(...stage.substitutions);
+      else apart.push(...stage.substitutions.filter((each) => each.frame.owner === undefined));
+      const item = itemOf(stage, blocks);
+      return item === null ? [] : [item];
     });
+    placed.push(...made);
+    if (statement.kind !== 'pipeline') items.push(...made);
+    else if (made[0] !== undefined)
+      items.push({ kind: 'pipeline', stages: made, start: made[0].start, before: [] });
   }
-  items.sort((a, b) => a.start - b.start);
-  for (const item of items) {
-    if (item.kind !== 'segment') continue;
-    const groups = owned.get(item.segment);
-    if (groups !== undefined)
-      for (const [child, inside] of groups) item.before.push(buildBlock(line, child, inside, depth + 1));
-  }
-  for (const [child, inside] of apart) {
-    const block = buildBlock(line, child, inside, depth + 1);
-    const next = items.find((item) => item.start >= child.start) ?? items.at(-1);
+  placed.sort((a, b) => a.start - b.start);
+  for (const child of bySegments(apart)) {
+    const block = blockOfList(child, blocks);
+    const next = placed.find((item) => item.start >= child.frame.start) ?? placed.at(-1);
     if (next !== undefined) next.before.push(block);
-    else items.push({ kind: 'compound', frames: [child], blocks: [block], start: child.start, before: [] });
-  }
-  return { frame, items: groupPipelines(items) };
-}
-
-function groupPipelines(items: Item[]): Item[] {
-  const grouped: Item[] = [];
-  for (const item of items) {
-    const id = pipelineIdOf(item);
-    const last = grouped.at(-1);
-    if (id !== null && last?.kind === 'pipeline' && pipelineIdOf(last.stages[0] as Item) === id) {
-      last.stages.push(item);
-      continue;
-    }
-    grouped.push(id === null ? item : { kind: 'pipeline', stages: [item], start: item.start, before: [] });
-  }
-  return grouped;
-}
-
-/** The block of a function's body frame inside a line's block tree. */
-function findBlock(block: Block, frame: Context): Block | null {
-  for (const item of block.items) {
-    const found = findInItem(item, frame);
-    if (found !== null) return found;
-  }
-  return null;
-}
-
-function findInItem(item: Item, frame: Context): Block | null {
-  for (const before of item.before) {
-    if (before.frame === frame) return before;
-    const found = findBlock(before, frame);
-    if (found !== null) return found;
-  }
-  if (item.kind === 'pipeline') {
-    for (const stage of item.stages) {
-      const found = findInItem(stage, frame);
-      if (found !== null) return found;
+    else {
+      const item: Item = {
+        kind: 'compound',
+        frames: [child.frame],
+        blocks: [block],
+        start: child.frame.start,
+        before: [],
+      };
+      placed.push(item);
+      items.push(item);
     }
   }
-  if (item.kind === 'compound') {
-    for (const block of item.blocks) {
-      if (block.frame === frame) return block;
-      const found = findBlock(block, frame);
-      if (found !== null) return found;
-    }
+  const block = { frame: list.frame, items };
+  blocks.set(list.frame, block);
+  return block;
+}
+
+/** The item of a simple or compound statement; null for a compound none of whose parts holds a segment. */
+function itemOf(statement: SimpleStatement | CompoundStatement, blocks: Map<Context, Block>): Item | null {
+  if (statement.kind === 'simple') {
+    const owned = statement.substitutions.filter((each) => each.frame.owner !== undefined);
+    const before = bySegments(owned).map((each) => blockOfList(each, blocks));
+    return { kind: 'segment', segment: statement.segment, start: statement.segment.start, before };
   }
-  return null;
+  const parts = statement.parts.filter((part) => segmentsUnder(part).length > 0);
+  const first = parts[0];
+  if (first === undefined) return null;
+  const partBlocks = parts.map((part) => blockOfList(part, blocks));
+  return {
+    kind: 'compound',
+    frames: parts.map((part) => part.frame),
+    blocks: partBlocks,
+    start: first.frame.start,
+    before: [],
+  };
+}
+
+/** The lists that hold a segment, in the order of their first segment. */
+function bySegments(lists: readonly StatementList[]): StatementList[] {
+  return lists
+    .map((list) => ({ list, first: segmentsUnder(list)[0]?.index }))
+    .filter((each): each is { list: StatementList; first: number } => each.first !== undefined)
+    .sort((a, b) => a.first - b.first)
+    .map((each) => each.list);
 }

@@ -15,6 +15,8 @@ export {
   isCommandSubstitution,
   isSubstitution,
   listOf,
+  listOfFrame,
+  pipelineById,
   segmentsUnder,
   thenOf,
   walkStatements,

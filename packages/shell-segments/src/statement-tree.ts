@@ -1,4 +1,5 @@
 import type {
+  CommandLine,
   CompoundStatement,
   Context,
   ContextKind,
@@ -152,4 +153,52 @@ export function enclosingStatement(list: StatementList): SimpleStatement | Compo
   let parent = list.parent;
   while (parent !== null && parent.kind === 'list') parent = parent.parent;
   return parent;
+}
+
+const listsByLine = new WeakMap<CommandLine, Map<Context, StatementList>>();
+
+/**
+ * The list of a line's statement tree whose frame is `frame` (one of its segments' context frames):
+ * its main list, a compound's part, a substitution. undefined for a frame of another line.
+ */
+export function listOfFrame(line: CommandLine, frame: Context): StatementList | undefined {
+  let lists = listsByLine.get(line);
+  if (lists === undefined) {
+    lists = new Map();
+    const [first] = line.statements;
+    if (first !== undefined) for (const list of listsUnder(listOf(first))) lists.set(list.frame, list);
+    listsByLine.set(line, lists);
+  }
+  return lists.get(frame);
+}
+
+/** A list and every list under it: its statements' parts and substitutions, at every depth. */
+function listsUnder(top: StatementList): StatementList[] {
+  const found: StatementList[] = [];
+  const stack = [top];
+  for (let list = stack.pop(); list !== undefined; list = stack.pop()) {
+    found.push(list);
+    stack.push(...list.substitutions);
+    for (const statement of list.statements) {
+      const stages = statement.kind === 'pipeline' ? statement.stages : [statement];
+      for (const stage of stages)
+        stack.push(...stage.substitutions, ...(stage.kind === 'compound' ? stage.parts : []));
+    }
+  }
+  return found;
+}
+
+/** The pipeline whose stages carry `pipeline.id === id` (a segment's or a compound frame's placement), or null. */
+export function pipelineById(line: CommandLine, id: number): PipelineStatement | null {
+  const [first] = line.statements;
+  if (first === undefined) return null;
+  for (const list of listsUnder(listOf(first))) {
+    for (const statement of list.statements) {
+      if (statement.kind !== 'pipeline') continue;
+      const stage = statement.stages[0];
+      const placement = stage?.kind === 'simple' ? stage.segment : stage?.placement;
+      if (placement?.pipeline?.id === id) return statement;
+    }
+  }
+  return null;
 }

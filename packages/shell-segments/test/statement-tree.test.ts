@@ -6,10 +6,12 @@ import {
   isCommandSubstitution,
   isSubstitution,
   listOf,
+  listOfFrame,
+  pipelineById,
   segmentsUnder,
   walkStatements,
 } from '../src/statement-tree.ts';
-import type { CommandLine, ContextKind, Statement, StatementList } from '../src/types.ts';
+import type { CommandLine, Context, ContextKind, Statement, StatementList } from '../src/types.ts';
 import { listLines } from '../src/walk.ts';
 import { corpus } from './corpus.ts';
 
@@ -122,6 +124,42 @@ describe('statements: parents', () => {
     for (const { statement, list } of walkStatements(line.statements)) {
       if (statement.kind === 'simple') expect(statement.segment.context.at(-1)).toBe(list.frame);
     }
+  });
+});
+
+describe('listOfFrame and pipelineById: from a segment to its place in the tree', () => {
+  test.each([
+    ['a; (b | c $(d)); e', 'd', 'command-substitution', 'c $(d)'],
+    ['if a; then b; fi', 'b', 'if-body', 'if'],
+    ['a | b', 'b', 'main', 'none'],
+    ['f() { g; }', 'g', 'function-body', 'function'],
+  ])('%s: the list of %s', (command, text, frameKind, holder) => {
+    const line = topLine(command);
+    const segment = line.segments.find((each) => each.text === text);
+    const list = segment && listOfFrame(line, segment.context.at(-1) as Context);
+    expect(list?.frame.kind).toBe(frameKind);
+    const enclosing = list && enclosingStatement(list);
+    const holderText =
+      enclosing == null ? 'none' : enclosing.kind === 'simple' ? enclosing.segment.text : enclosing.type;
+    expect(holderText).toBe(holder);
+  });
+
+  test.each([
+    ['a | b; c | d', 1, ['c', 'd']],
+    ['(a | b) | c', 0, ['compound', 'c']],
+    ['(a | b) | c', 1, ['a', 'b']],
+    ['a; b', 0, null],
+  ])('%s: pipeline %i', (command, id, want) => {
+    const found = pipelineById(topLine(command), id);
+    const stages = found?.kind === 'pipeline' ? found.stages : null;
+    expect(
+      stages?.map((stage) => (stage.kind === 'simple' ? stage.segment.text : stage.kind)) ?? null,
+    ).toEqual(want);
+  });
+
+  test('a frame of another line has no list', () => {
+    const [a, b] = [topLine('(x)'), topLine('(x)')];
+    expect(listOfFrame(a, b.segments[0]?.context.at(-1) as Context)).toBeUndefined();
   });
 });
 

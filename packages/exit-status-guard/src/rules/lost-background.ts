@@ -1,5 +1,5 @@
 import type { Context, Segment } from '@kit/shell-segments';
-import { findStatusCaptures, liftToTop } from '@kit/shell-segments';
+import { findStatusCaptures, isCommandSubstitution, liftToTop } from '@kit/shell-segments';
 import { groupPipelines } from '../pipeline.ts';
 import { captureEdits, reRaiseEdit } from '../rewrite/capture.ts';
 import { freeName } from '../rewrite/names.ts';
@@ -41,7 +41,6 @@ function backgroundedStatement(shell: Shell, segment: Segment): Statement | null
 
 const statusBuiltins = new Set(['exit', 'return']);
 const testCommands = new Set(['[', '[[', 'test', '((']);
-const substitutionKinds = new Set(['command-substitution', 'backticks']);
 
 /** What `$?` holds when a statement starts: whether the status before it is the check's. */
 type Relay = () => boolean;
@@ -49,7 +48,7 @@ type Relay = () => boolean;
 /** Whether an assignment-only statement takes the status of a command substitution in it (`out=$(make check)`). */
 function assignsFromSubstitution(shell: Shell, segment: Segment): boolean {
   return shell.segments.some((each) =>
-    each.context.some((frame) => substitutionKinds.has(frame.kind) && frame.owner === segment.index),
+    each.context.some((frame) => isCommandSubstitution(frame.kind) && frame.owner === segment.index),
   );
 }
 
