@@ -68,6 +68,11 @@ export interface GuardSpec {
   /** Extra doctor checks: a string is a problem (a FAIL line, exit 1); an `ok` or `warn` line never fails. */
   doctorChecks?: (io: CliIO) => Promise<DoctorLine[]>;
   /**
+   * Why the guard judges nothing for calls in `cwd` (an unmanaged repository, a switch off), in
+   * words, or null when it acts there. doctor and explain print it, so an idle guard is never silent.
+   */
+  idleHere?: (cwd: string, env: Record<string, string | undefined>) => string | null;
+  /**
    * True when the guard has a strict mode (TAGOUT_HOOKS_STRICT): only then does `install --strict`
    * exist, adding `"onFailure": "block"`. A guard that fails open always refuses the flag.
    */

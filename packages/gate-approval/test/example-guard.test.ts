@@ -139,28 +139,61 @@ describe('doctor on a strict install', () => {
   });
 });
 
-describe('doctor finds a malformed entry', () => {
+// Each row runs doctor, the positive control included: seconds on a loaded machine.
+describe('doctor finds a malformed entry, and says which', { timeout: 120_000 }, () => {
+  const projectBundle = '${CLAUDE_PROJECT_DIR}/.claude/hooks/example-guard.mjs';
+  const handler = (fields: Record<string, unknown>) => ({
+    type: 'command',
+    command: 'node',
+    timeout: 5,
+    ...fields,
+  });
   test.for([
-    ['no args', { type: 'command', command: 'node example-guard.mjs' }],
     [
-      'a missing bundle',
-      { type: 'command', command: 'node', args: ['/nowhere/example-guard.mjs'], timeout: 5 },
+      'no args',
+      [{ type: 'command', command: 'node example-guard.mjs' }],
+      [
+        /^FAIL the example-guard entry in .* is not the exec form install writes \(.*\): run `example-guard install --project` to upgrade it$/m,
+      ],
     ],
-    ['node not on PATH', { type: 'command', command: 'no-such-node-binary', args: ['BUNDLE'], timeout: 5 }],
-  ] as const)('%s', async ([, handler]) => {
-    const root = tempTree();
-    const bundle = join(root, '.claude', 'hooks', 'example-guard.mjs');
-    const text = JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [handler] }] } }).replace(
-      'BUNDLE',
-      bundle,
-    );
+    [
+      'a bundle elsewhere, missing',
+      [handler({ args: ['/nowhere/example-guard.mjs'] })],
+      [
+        /^FAIL the entry runs \/nowhere\/example-guard\.mjs, not \$\{CLAUDE_PROJECT_DIR\}\/\.claude\/hooks\/example-guard\.mjs: run `example-guard install --project` to upgrade it$/m,
+        /^FAIL the bundle \/nowhere\/example-guard\.mjs is missing: run `example-guard install --project`$/m,
+      ],
+    ],
+    [
+      'node not on PATH',
+      [handler({ command: 'no-such-node-binary', args: [projectBundle] })],
+      [/^FAIL `no-such-node-binary` is not on PATH: the host cannot start the hook$/m],
+    ],
+    [
+      'two handlers',
+      [handler({ args: [projectBundle] }), handler({ args: [projectBundle] })],
+      [/^FAIL 2 example-guard handlers in .*: run `example-guard install --project` to keep one$/m],
+    ],
+  ] as [string, unknown[], RegExp[]][])('%s', async ([, handlers, lines]) => {
+    const text = JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: handlers }] } });
     const seeded = tempTree({
       '.claude/settings.json': text,
       '.claude/hooks/example-guard.mjs': readFileSync(guard.bundle, 'utf8'),
     });
     const result = await cli(guard, ['doctor', '--project'], { cwd: seeded, home: tempTree() });
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/^FAIL /m);
+    for (const line of lines) expect(result.stdout).toMatch(line);
+  });
+
+  test("the guard's own checks throw: a FAIL line with the error", async () => {
+    const throwing = {
+      ...guard,
+      doctorChecks: async () => {
+        throw new Error('boom');
+      },
+    };
+    const result = await cli(throwing, ['doctor', '--project'], { cwd: tempTree(), home: tempTree() });
+    expect(result.stdout).toMatch(/^FAIL the guard's own checks failed: boom$/m);
   });
 });
 

@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { bashPayload, defineGuard, type GuardDefinition } from '@kit/gate-approval';
+import { bashPayload, defineGuard, type GuardDefinition, readSwitch } from '@kit/gate-approval';
 import { realContext } from './context.ts';
 import { evaluate } from './evaluate.ts';
 import { onFailOpen } from './strict-policy.ts';
-import { profileRelativePath } from './probe.ts';
+import { probeRepository, profileRelativePath } from './probe.ts';
 import { guardName } from './reasons.ts';
 
 /** What this gate hands the shared CLI (`git-write-gate install | explain | doctor | hook`). */
@@ -36,4 +36,19 @@ export const guardDefinition: GuardDefinition = defineGuard({
     return { payload: bashPayload('git push origin main', { cwd: repository, sessionId: 'doctor' }) };
   },
   onFailOpen,
+  idleHere,
 });
+
+// The words doctor and explain print when the gate judges nothing here: the same switch and
+// evidence probe evaluate uses, said with the reason.
+function idleHere(cwd: string, env: Record<string, string | undefined>): string | null {
+  const gate = readSwitch(env, 'GIT_GATE');
+  if (gate === 'off') return 'GIT_GATE is off: the gate judges nothing, strict mode included';
+  if (gate === 'on') return null; // the probe is skipped: the gate applies everywhere
+  const context = realContext({ env, raw: '' });
+  const top = context.findWorkTreeTop(cwd);
+  if (top === null)
+    return `${cwd} is in no git work tree: the gate judges git writes only in a repository it manages`;
+  if (probeRepository(cwd, context) !== null) return null;
+  return `this repository is not managed: no repo-profile skill at its work tree's top (${join(top, profileRelativePath)}), so every git write here goes through unjudged`;
+}

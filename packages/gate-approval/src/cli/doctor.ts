@@ -6,9 +6,12 @@ import { hostAdapters } from '../hosts/host-adapter.ts';
 import { readSwitch } from '../switches.ts';
 import { parseArgs } from './args.ts';
 import type { Check } from './check.ts';
+import type { HostWiring } from './host-wiring.ts';
+import { describeLooked, surveyScopes } from './scope-survey.ts';
 import { findOwnHandlers } from './handler.ts';
 import { chooseHost } from './host-choice.ts';
 import { checkHostInstallation } from './host-doctor.ts';
+import { idleHere } from './idle-here.ts';
 import { fail, say } from './output.ts';
 import {
   describePluginTwins,
@@ -31,16 +34,22 @@ export async function doctorCommand(guard: GuardDefinition, argv: string[], io: 
   if (parsed.positionals.length > 0) return fail(io, `doctor: unexpected argument ${parsed.positionals[0]}`);
   const chosenScope = scopeFromFlags(parsed.flags);
   if (!chosenScope.ok) return fail(io, `doctor: ${chosenScope.message}`);
-  const scope = chosenScope.value;
-  const chosenHost = chooseHost(parsed.options.get('--host'), scope, guard);
+  const scopeGiven = scopeFlags.some((flag) => parsed.flags.has(flag));
+  const chosenHost = chooseHost(
+    parsed.options.get('--host'),
+    scopeGiven ? chosenScope.value : undefined,
+    guard,
+  );
   if (!chosenHost.ok) return fail(io, `doctor: ${chosenHost.message}`);
   const wiring = chosenHost.value;
-
-  const installation =
+  const checkScope = (scope: Scope): Promise<Check[]> =>
     wiring.host === 'claude'
-      ? await checkInstallation(guard, scope, io)
-      : await checkHostInstallation(guard, wiring, scope, io);
-  const checks = [...installation, ...switchLines(guard, io)];
+      ? checkInstallation(guard, scope, io)
+      : checkHostInstallation(guard, wiring, scope, io);
+  const installation = scopeGiven
+    ? await checkScope(chosenScope.value)
+    : await checkEveryScope(guard, wiring, checkScope, io);
+  const checks = [...installation, ...switchLines(guard, io), ...idleLines(guard, io.cwd, io)];
   checks.push(...(await guardChecks(guard, io)));
   for (const check of checks) say(io, `${check.ok ? (check.warn ? 'warn' : 'ok  ') : 'FAIL'} ${check.text}`);
   const problems = checks.filter((check) => !check.ok).length;
@@ -52,6 +61,32 @@ export async function doctorCommand(guard: GuardDefinition, argv: string[], io: 
   }
   io.stderr(`doctor: ${problems} problem${problems === 1 ? '' : 's'} found (the FAIL lines above)\n`);
   return 1;
+}
+
+// No scope given: every scope of the host is looked at, and the installation checked where it is.
+// Found nowhere, the default scope's lines say so (and find a plugin that runs the guard).
+async function checkEveryScope(
+  guard: GuardDefinition,
+  wiring: HostWiring,
+  checkScope: (scope: Scope) => Promise<Check[]>,
+  io: CliIO,
+): Promise<Check[]> {
+  const survey = await surveyScopes(guard, wiring, io, false);
+  const scopes = survey.installed.map((where) => where.scope);
+  const looked: Check = {
+    ok: true,
+    text: `no scope given: looked in ${describeLooked(survey)}; ${scopes.length === 0 ? 'no handler in any' : `installed in ${scopes.join(' and ')} scope`}`,
+  };
+  const checks: Check[] = [looked];
+  if (scopes.length > 1)
+    checks.push({
+      ok: true,
+      warn: true,
+      text: `${guard.name} is installed in ${scopes.join(' and ')} scope: the host runs it once for each; \`${guard.name} uninstall --${scopes[0]}\` keeps one`,
+    });
+  for (const scope of scopes.length === 0 ? [wiring.scopes[0] as Scope] : scopes)
+    checks.push(...(await checkScope(scope)));
+  return checks;
 }
 
 async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO): Promise<Check[]> {
@@ -214,6 +249,12 @@ function switchLines(guard: GuardDefinition, io: CliIO): Check[] {
       return { ok: true, text: `variable ${s.name}: ${set.length > 0 ? `set${shown}` : 'not set'}` };
     return { ok: true, text: `switch ${s.name}: ${readSwitch(io.env, s.name, s.legacyNames)}${shown}` };
   });
+}
+
+// A guard idle in this folder is a warning: installed and working, but judging nothing here.
+function idleLines(guard: GuardDefinition, cwd: string, io: CliIO): Check[] {
+  const words = idleHere(guard, cwd, io.env);
+  return words === null ? [] : [{ ok: true, warn: true, text: `idle here: ${words}` }];
 }
 
 async function guardChecks(guard: GuardDefinition, io: CliIO): Promise<Check[]> {

@@ -3,6 +3,7 @@ import { type HookRuntime, mergeTraceFields, type TraceFields, type TraceValue }
 import type { CliIO, GuardDefinition } from '../guard.ts';
 import type { Verdict } from '../verdict.ts';
 import { parseArgs } from './args.ts';
+import { idleHere } from './idle-here.ts';
 import { fail, say } from './output.ts';
 
 const explainBudgetMs = 3000;
@@ -23,6 +24,7 @@ const explainKeys: ReadonlySet<string> = new Set([
   'rule',
   'reason',
   'cause',
+  'idle',
 ]);
 
 /** `explain '<command or path>' [--cwd DIR] [--json]`: runs evaluate on a synthetic payload and says what it decided. */
@@ -39,9 +41,11 @@ export async function explainCommand(guard: GuardDefinition, argv: string[], io:
   const cwd = resolve(io.cwd, parsed.options.get('--cwd') ?? '.');
   const arg = parsed.positionals[0] as string;
   const { explanation, fields } = await explain(guard, arg, cwd, io);
+  const idle = idleHere(guard, cwd, io.env);
 
   if (parsed.flags.has('--json')) {
-    say(io, JSON.stringify({ guard: guard.name, input: arg, cwd, ...explanation, ...fields }));
+    const idleField = idle === null ? {} : { idle };
+    say(io, JSON.stringify({ guard: guard.name, input: arg, cwd, ...explanation, ...idleField, ...fields }));
     return 0;
   }
   switch (explanation.verdict) {
@@ -72,6 +76,7 @@ export async function explainCommand(guard: GuardDefinition, argv: string[], io:
       );
       break;
   }
+  if (idle !== null) say(io, `idle:    ${idle}`);
   if (Object.keys(fields).length > 0) say(io, `fields:  ${JSON.stringify(fields)}`);
   return 0;
 }

@@ -7,19 +7,19 @@ import { hostWirings } from './host-wirings.ts';
 import type { Scope } from './scope.ts';
 
 /**
- * The wiring `--host` names (Claude Code's without it), checked against the scope and, unless
- * `checkTool` is false (uninstall removes whatever is there), the guard's tool.
+ * The wiring `--host` names (Claude Code's without it), checked against the scope (when one is
+ * given) and, unless `checkTool` is false (uninstall removes whatever is there), the guard's tool.
  */
 export function chooseHost(
   option: string | undefined,
-  scope: Scope,
+  scope: Scope | undefined,
   guard: Pick<GuardDefinition, 'name' | 'matcher'>,
   checkTool = true,
 ): Outcome<HostWiring, 'usage'> {
   const host = hostOfOption(option);
   if (!host.ok) return host;
   const wiring = hostWirings[host.value];
-  if (!wiring.scopes.includes(scope))
+  if (scope !== undefined && !wiring.scopes.includes(scope))
     return usage(
       `${wiring.title} has no ${scope} scope; choose ${wiring.scopes.map((s) => `--${s}`).join(' or ')}`,
     );

@@ -7,6 +7,7 @@ import type { HostWiring } from './host-wiring.ts';
 import { diffLines } from './line-diff.ts';
 import { fail, say } from './output.ts';
 import { type ScopeLocations, scopeFlags, scopeFromFlags } from './scope.ts';
+import { describeLooked, surveyScopes } from './scope-survey.ts';
 import {
   backupPathOf,
   describeError,
@@ -21,7 +22,11 @@ import {
 } from './settings-file.ts';
 import { withSettingsLock } from './settings-lock.ts';
 
-/** `uninstall [--host NAME] [--user|--project|--local] [--dry-run]`: removes this guard's handler and bundle, nothing else. */
+/**
+ * `uninstall [--host NAME] [--user|--project|--local] [--dry-run]`: removes this guard's handler and
+ * bundle, nothing else. Without a scope it looks in every scope of the host and removes what it
+ * finds there, or says where it looked.
+ */
 export async function uninstallCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
   const parsedArgs = parseArgs(argv, { flags: [...scopeFlags, '--dry-run'], options: ['--host'] });
   if (!parsedArgs.ok) return fail(io, `uninstall: ${parsedArgs.message}; run \`${guard.name} --help\``);
@@ -31,14 +36,41 @@ export async function uninstallCommand(guard: GuardDefinition, argv: string[], i
   }
   const chosenScope = scopeFromFlags(parsed.flags);
   if (!chosenScope.ok) return fail(io, `uninstall: ${chosenScope.message}`);
-  const scope = chosenScope.value;
-  const chosenHost = chooseHost(parsed.options.get('--host'), scope, guard, false);
+  const scopeGiven = scopeFlags.some((flag) => parsed.flags.has(flag));
+  const chosenHost = chooseHost(
+    parsed.options.get('--host'),
+    scopeGiven ? chosenScope.value : undefined,
+    guard,
+    false,
+  );
   if (!chosenHost.ok) return fail(io, `uninstall: ${chosenHost.message}`);
   const wiring = chosenHost.value;
-  const label = hostScopeLabel(wiring, scope);
-  const where = await wiring.locate(guard, scope, io);
-
   const dryRun = parsed.flags.has('--dry-run');
+  if (scopeGiven)
+    return uninstallFrom(guard, wiring, await wiring.locate(guard, chosenScope.value, io), dryRun, io);
+  const survey = await surveyScopes(guard, wiring, io, true);
+  if (survey.installed.length === 0) {
+    const host = wiring.host === 'claude' ? '' : ` (${wiring.host})`;
+    say(
+      io,
+      `${guard.name} is not installed in any scope${host}: looked in ${describeLooked(survey)}; nothing changed`,
+    );
+    return 0;
+  }
+  let code = 0;
+  for (const where of survey.installed)
+    code = Math.max(code, await uninstallFrom(guard, wiring, where, dryRun, io));
+  return code;
+}
+
+async function uninstallFrom(
+  guard: GuardDefinition,
+  wiring: HostWiring,
+  where: ScopeLocations,
+  dryRun: boolean,
+  io: CliIO,
+): Promise<number> {
+  const label = hostScopeLabel(wiring, where.scope);
   const target = await resolveWriteTarget(where.settingsPath);
   const first = await planFor(guard, wiring, where, target);
   if (!first.ok) return fail(io, `uninstall: ${first.message}`);
@@ -119,7 +151,7 @@ function report(
   const settingsLine = {
     keep: `  settings ${where.settingsPath} (no handler)`,
     delete: `  settings ${where.settingsPath} (removed: it held only this handler)`,
-    write: `  settings ${where.settingsPath} (handler removed; backup ${backupPathOf(plan.target)})`,
+    write: `  settings ${where.settingsPath} (handler removed)`,
   }[plan.action.action];
   const bundleLine = plan.removeBundle
     ? `  bundle   ${where.bundlePath} (removed)`
@@ -148,6 +180,9 @@ async function apply(plan: UninstallPlan, where: ScopeLocations, target: string)
   } catch (error) {
     return `cannot write ${where.settingsPath}: ${describeError(error)}; nothing was changed`;
   }
+  // The kit's backups (install's, and the one this write made) go with the handler: nothing of
+  // the guard's is left in the project, and the settings file is what it was before the install.
+  if (settings.exists && action.action !== 'keep') await unlink(backupPathOf(target)).catch(() => undefined);
   if (plan.removeBundle) {
     try {
       await unlink(where.bundlePath);
