@@ -1,3 +1,4 @@
+import { logPathIn } from './log-path.ts';
 import type { Call, DenyingRule, Finding, LogPathProbe, Rewrite, RuleReason } from './rule.ts';
 import { type DenyRule, type RuleId, rules } from './rules/index.ts';
 
@@ -26,7 +27,7 @@ function denialOf(rule: DenyingRule<DenyRule, Finding>, call: Call): Denial | nu
     reason: rule.reason(found),
     rewrite: (log) => {
       try {
-        return rule.rewrite(found, log);
+        return rule.rewrite(found, logPathIn(found.shell.line, log));
       } catch (error) {
         return { ok: false, reason: 'no-rewrite', message: `threw: ${String(error)}` };
       }

@@ -1,4 +1,4 @@
-import { shellQuote } from '@kit/shell-segments';
+import { type CommandLine, shellQuote } from '@kit/shell-segments';
 
 /** Where a suggested rewrite sends its output, and what has to run first for the path to exist. */
 export interface LogPath {
@@ -16,4 +16,17 @@ export const sessionIdPattern: RegExp = /^[A-Za-z0-9_-]+$/;
 export function chooseLogPath(scratchpad: string | null): LogPath {
   if (scratchpad) return { path: shellQuote(`${scratchpad.replace(/\/+$/, '')}/out.log`), mkdir: '' };
   return { path: 'tmp/out.log', mkdir: 'mkdir -p tmp && ' };
+}
+
+/** Whether a line runs on another machine: it, or a line it is nested in, is ssh's remote command. */
+export function runsRemotely(line: CommandLine): boolean {
+  for (let at: CommandLine | undefined = line; at; at = at.runner?.line) {
+    if (at.runner?.kind === 'remote-command') return true;
+  }
+  return false;
+}
+
+/** The log path for a rewrite in this line: a remote line cannot name this machine's scratchpad. */
+export function logPathIn(line: CommandLine, probe: () => LogPath): () => LogPath {
+  return runsRemotely(line) ? () => chooseLogPath(null) : probe;
 }

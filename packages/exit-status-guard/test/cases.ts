@@ -606,6 +606,40 @@ export const cases: Case[] = [
     ],
   },
   {
+    name: "ssh's remote command is a line of its own: a check piped there, or ssh's status piped here",
+    want: 'deny',
+    rule: 'piped-gate',
+    commands: [
+      "ssh host 'make check | tail'",
+      "ssh -p 2222 -i ~/.ssh/id user@host 'cd app && npm test 2>&1 | tail -20'",
+      "ssh -o StrictHostKeyChecking=no host make check '|' tail",
+      'ssh "$HOST" \'pytest -q | tail -5\'',
+      "ssh host 'make check' | tail",
+      "ssh -J bastion host 'cargo test' 2>&1 | tail -30",
+      'ssh host "bash -c \'go test ./... | tail\'"',
+    ],
+  },
+  {
+    name: "ssh's remote command: a read, pipefail there, or no command at all",
+    want: 'silent',
+    commands: [
+      "ssh host 'cat log | tail'",
+      "ssh -t host 'set -o pipefail; make check | tail'",
+      'ssh host "git log | head"',
+      'ssh host',
+      'ssh -N -L 8080:localhost:80 host',
+      "ssh host 'make check'",
+      'ssh host \'make check > log 2>&1; echo "EXIT=$?"\'',
+      'echo "ssh host make check | tail"',
+      'ssh host "$cmd" | tail',
+    ],
+  },
+  {
+    name: "ssh's remote command sequenced before a state change here, or backgrounded there",
+    want: 'deny',
+    commands: ["ssh host 'make check'; git push", "ssh host 'make check &'"],
+  },
+  {
     name: 'a background job before the check, in a nested shell as at top level: the check is the last statement',
     want: 'silent',
     commands: [

@@ -65,6 +65,12 @@ export const rewriteCases: RewriteCase[] = [
   { rule: 'piped-gate', command: 'make check | tail -3', background: true },
   { rule: 'piped-gate', command: 'while read -r l; do make check | tail -1; done < notes.txt' },
 
+  { rule: 'piped-gate', command: "ssh host 'make check | tail -3'" },
+  { rule: 'piped-gate', command: "ssh -p 2222 host 'make check | tail -3' && git push", change: 'iff-pass' },
+  { rule: 'piped-gate', command: "ssh host 'make check' | tail -3" },
+  { rule: 'sequenced-mutator', command: "ssh host 'make check'; git push", change: 'iff-pass' },
+  { rule: 'lost-background', command: "ssh host 'make check &'" },
+
   // process substitution
   ...inShapes('process-substitution', substitutionSnippets),
   { rule: 'process-substitution', command: 'while read -r l; do echo "$l"; done < <(make check)' },
@@ -82,8 +88,37 @@ export const rewriteCases: RewriteCase[] = [
     command: 'make check | tail -3; rc=${PIPESTATUS[0]}; [ $rc -eq 0 ] && git push',
     change: 'iff-pass',
   },
-  { rule: 'pipestatus', command: 'make check | tail -3; echo "${PIPESTATUS[@]}"', fallback: true },
-  { rule: 'pipestatus', command: 'echo "${PIPESTATUS[0]}"', fallback: true },
+  // every element read, each stage its own capture; after a statement that is no pipeline, `$?`
+  { rule: 'pipestatus', command: 'make check | tail -3; echo "${PIPESTATUS[@]}"' },
+  { rule: 'pipestatus', command: 'make check | tee build.log | tail -2; echo ${PIPESTATUS[*]}' },
+  { rule: 'pipestatus', command: 'make check | tail -3; printf "%s\\n" "${PIPESTATUS[@]}"' },
+  { rule: 'pipestatus', command: 'make check > build.log 2>&1; echo "${PIPESTATUS[0]}"' },
+  { rule: 'pipestatus', command: 'make check > build.log 2>&1\necho "EXIT=$PIPESTATUS"' },
+  { rule: 'pipestatus', command: 'cat notes.txt | make check | tail -2; exit ${PIPESTATUS[1]}' },
+  { rule: 'pipestatus', command: 'make check | tail -3; exit ${PIPESTATUS[-2]}' },
+  { rule: 'pipestatus', command: 'cd sub && make check | tail -3 && exit "${PIPESTATUS[0]}"' },
+  { rule: 'pipestatus', command: 'npm test 2>&1 | tail -4; rc=${PIPESTATUS[0]}; exit $rc' },
+  { rule: 'pipestatus', command: 'make check 2>&1 | tail -3; cat <<EOF\nEXIT=${PIPESTATUS[0]}\nEOF' },
+  {
+    rule: 'pipestatus',
+    command: "bash -c 'make check | tail -3; exit ${PIPESTATUS[0]}' && git push",
+    change: 'iff-pass',
+  },
+  {
+    rule: 'pipestatus',
+    command: 'for i in 1 2; do make check | tail -1; [ "${PIPESTATUS[0]}" -eq 0 ] || notify failed; done',
+    failureBranch: true,
+  },
+  {
+    rule: 'pipestatus',
+    command: 'make check | tail -3; x=$(echo "${PIPESTATUS[0]}"); echo "EXIT=$x"',
+  },
+  // what ran right before the read is not the pipeline: an if's condition, the loop's last round
+  {
+    rule: 'pipestatus',
+    command: 'make check | tail -3; if true; then echo "${PIPESTATUS[0]}"; fi',
+    fallback: true,
+  },
 
   // lost background: a trailing &
   { rule: 'lost-background', command: 'make check &' },

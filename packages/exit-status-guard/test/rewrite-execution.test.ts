@@ -29,6 +29,11 @@ const check = 'for i in $(seq 1 8); do echo "$(basename "$0") line $i"; done\nex
 for (const name of ['make', 'pytest', 'cargo', 'go', 'scripts/check.sh']) stub(name, check);
 stub('npm', `if [ "$1" = publish ]; then exit 0; fi\n${check}`);
 for (const name of ['git', 'kubectl', 'helm', 'notify']) stub(name, 'exit 0');
+// ssh runs its remote command here: after its options (those with a value take the next word) and the destination.
+stub(
+  'ssh',
+  'while [ $# -gt 0 ]; do case "$1" in -[pilFJo]) shift 2;; -*) shift;; *) break;; esac; done\nshift\nexec bash -c "$*"',
+);
 for (const dir of ['work/sub/sub', 'work/scripts']) mkdirSync(join(scratch, dir), { recursive: true });
 writeFileSync(join(scratch, 'work', 'notes.txt'), 'a note\n');
 writeFileSync(join(scratch, 'work', 'sub', 'notes.txt'), 'a note\n');

@@ -118,7 +118,8 @@ export function findWrites(top: CommandLine, cwd: Where, world: WalkWorld): Line
       state.findings.push({ kind: 'unknown', cause, segment: subject, why, where, escaped });
     };
     for (const nested of nestedRunBy(line, segment))
-      if (!nested.ok) unknown('nested', whyUnread(nested), launchedIn);
+      if (!nested.ok && nested.runner.kind !== 'remote-command')
+        unknown('nested', whyUnread(nested), launchedIn);
     const judging: Judged = { segment: subject, escaped, state, unknown };
     judgeWords(segment, line, unwrapped, reached, launchedIn, assignNames, judging, world);
   }

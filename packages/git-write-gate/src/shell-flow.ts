@@ -306,7 +306,8 @@ export class ShellFlow {
       // change is not followed (its own verdict is "cannot judge").
       if (!nested.ok) continue;
       const runner = nested.line.runner;
-      if (runner === null) continue;
+      // ssh's command runs on another machine: it changes no repository of this one.
+      if (runner === null || runner.kind === 'remote-command') continue;
       if (sameShell.has(runner.kind)) {
         const ran = this.runBlock(nested.line, this.blockOf(nested.line), state, run);
         inShell = inShell === null ? ran : joinOuts(inShell, ran);

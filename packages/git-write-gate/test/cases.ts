@@ -503,6 +503,17 @@ export const cases: Case[] = [
       'cat <<EOF\n$(git push)\nEOF',
     ],
   },
+  {
+    name: "ssh's remote command runs on another machine: it writes no repository of this one",
+    want: 'silent',
+    commands: [
+      "ssh host 'git push'",
+      "ssh -p 2222 deploy@host 'cd /srv/app && git pull && git commit -am x'",
+      'ssh host git push origin main',
+      'ssh host "$cmd"',
+      'ssh -t host \'bash -c "git push"\'',
+    ],
+  },
   // strict mode's expansions and config injections: no opinion by default, never a deny
   {
     name: 'an expansion or injected config that may make a word git or a write: no opinion by default',

@@ -28,8 +28,9 @@ const stdinFiles = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
  * find -exec / -execdir / -ok / -okdir action, the script a shell reads from its input (a
  * heredoc, a here-string, a literal echo/printf/cat piped in, `bash -s`, `bash <(…)`,
  * `bash /dev/stdin`), what `source`/`.` reads from its input or a process substitution, the -c
- * string of `flock FILE -c 'str'` and `script -c 'str'`, and BSD's `script file cmd …`. `line` is
- * the segment's own line.
+ * string of `flock FILE -c 'str'` and `script -c 'str'`, BSD's `script file cmd …`, and the
+ * remote command of `ssh [options] destination command …` (a line of the remote machine's shell:
+ * a hook that judges this machine's state skips `remote-command`). `line` is the segment's own line.
  */
 export function findNestedTexts(segment: Segment, line: LineView): NestedText[] {
   const unwrapped = unwrapLaunchers(segment.argv);
@@ -50,6 +51,7 @@ export function findNestedTexts(segment: Segment, line: LineView): NestedText[] 
     return args.length > 0 ? [{ kind: 'eval', ...joinedText(args) }] : [];
   }
   if (name === 'source' || name === '.') return sourcedTexts(segment, args, line);
+  if (name === 'ssh') return sshTexts(args);
   if (!shells.has(name)) return [];
   const call = readShellArgs(args);
   switch (call.kind) {
@@ -437,4 +439,40 @@ function findExecTexts(words: Word[], source: string): NestedText[] {
   }
   close();
   return texts;
+}
+
+/** ssh's options that take a value (OpenSSH 9): `-p 22`, `-p22`, `-o Opt=v`, `-oOpt=v`. */
+const sshValueOptions = new Set('BbcDEeFIiJLlmOoPpQRSWw'.split(''));
+/** ssh's flags after which no remote command runs: a subsystem (-s), a config dump (-G), a version (-V), a control command (-O). */
+const sshNoCommand = new Set(['s', 'G', 'V', 'O', 'N']);
+
+/**
+ * `ssh [options] destination command …`: the command words joined by spaces, as the remote shell
+ * gets them (ssh sends one string). Options are read as ssh reads them: a cluster of flags, the
+ * last of which may take the value (attached or the next word); `--` ends them; the first operand
+ * is the destination. None when no command follows it, or an option says none runs.
+ */
+function sshTexts(args: Word[]): NestedText[] {
+  let i = 0;
+  for (; i < args.length; i += 1) {
+    const word = args[i] as Word;
+    // An expansion ("$HOST") is read as the destination: an option in it would be ssh's own business.
+    if (word.value === null) break;
+    if (word.value === '--') {
+      i += 1;
+      break;
+    }
+    if (!word.value.startsWith('-') || word.value === '-') break;
+    const flags = word.value.slice(1);
+    for (let k = 0; k < flags.length; k += 1) {
+      const flag = flags[k] as string;
+      if (sshNoCommand.has(flag)) return [];
+      if (sshValueOptions.has(flag)) {
+        if (k === flags.length - 1) i += 1; // the value is the next word
+        break;
+      }
+    }
+  }
+  const command = args.slice(i + 1); // after the destination
+  return command.length > 0 ? [{ kind: 'remote-command', ...joinedText(command) }] : [];
 }

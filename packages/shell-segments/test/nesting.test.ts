@@ -129,6 +129,32 @@ const trees: [string, LineShape][] = [
     'script -q -t 0 out.log git push',
     top('script -q -t 0 out.log git push', child('script-command@0', 'git push')),
   ],
+  // ssh's remote command: its words after the options and the destination, joined by spaces
+  [
+    "ssh host 'make check | tail'",
+    top("ssh host 'make check | tail'", child('remote-command@0', 'make check | tail')),
+  ],
+  [
+    "ssh -p 2222 -i ~/.ssh/id -o StrictHostKeyChecking=no user@host 'cd app && npm test'",
+    top(
+      "ssh -p 2222 -i ~/.ssh/id -o StrictHostKeyChecking=no user@host 'cd app && npm test'",
+      child('remote-command@0', 'cd app && npm test'),
+    ),
+  ],
+  [
+    'ssh -tt -p22 -J bastion host git status',
+    top('ssh -tt -p22 -J bastion host git status', child('remote-command@0', 'git status')),
+  ],
+  [
+    "ssh -- host make check '|' tail",
+    top("ssh -- host make check '|' tail", child('remote-command@0', 'make check | tail')),
+  ],
+  [
+    "ssh -l me -F cfg host 'git push'",
+    top("ssh -l me -F cfg host 'git push'", child('remote-command@0', 'git push')),
+  ],
+  ['ssh "$HOST" uptime', top('ssh "$HOST" uptime', child('remote-command@0', 'uptime'))],
+  ['ssh host "$cmd"', top('ssh host "$cmd"', unread('remote-command@0', 'dynamic'))],
   // input that is only known at run time
   ['sh <<EOF\ngit push $x\nEOF', top('sh <<EOF\ngit push $x\nEOF', unread('shell-input@0', 'dynamic'))],
   ['bash <<EOF\n$(cat cmds)\nEOF', top('bash <<EOF\n$(cat cmds)\nEOF', unread('shell-input@0', 'dynamic'))],
@@ -212,6 +238,12 @@ describe('no nested line', () => {
     'sh -o pipefail script.sh',
     'bash -c',
     'bash $flags script.sh',
+    'ssh host',
+    'ssh -N -L 8080:localhost:80 host',
+    'ssh -s host sftp',
+    'ssh -G host',
+    'ssh -O exit host',
+    'echo ssh host git push',
     'find . -name x -print',
     'find . -exec \\;',
     'echo bash -c "git push"',

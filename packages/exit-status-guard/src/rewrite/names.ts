@@ -20,10 +20,16 @@ function namesIn(shell: Shell): Set<string> {
 
 /** A variable name for a captured status that the line does not use yet: `rc`, else `check_rc`, `check_rc2`… */
 export function freeName(shell: Shell): string {
+  return freeNames(shell, 1)[0] as string;
+}
+
+/** `count` such names, distinct, in that order. */
+export function freeNames(shell: Shell, count: number): string[] {
   const taken = namesIn(shell);
-  if (!taken.has('rc')) return 'rc';
-  for (let n = 1; ; n += 1) {
-    const name = n === 1 ? 'check_rc' : `check_rc${n}`;
-    if (!taken.has(name)) return name;
+  const names: string[] = [];
+  for (let n = 0; names.length < count; n += 1) {
+    const name = n === 0 ? 'rc' : n === 1 ? 'check_rc' : `check_rc${n}`;
+    if (!taken.has(name)) names.push(name);
   }
+  return names;
 }

@@ -74,7 +74,7 @@ export function padded(source: string, start: number, end: number, text: string)
 }
 
 /** The text up to the end of the gate's stage, minus its own `2>&1` (the rewrite adds one after the log). */
-function withoutStderrMerge(source: string, start: number, stage: Statement): string {
+export function withoutStderrMerge(source: string, start: number, stage: Statement): string {
   let text = source.slice(start, stage.end);
   if (stage.kind !== 'segment') return text;
   const merges = stage.segment.redirects
