@@ -19,6 +19,7 @@ export { copilotCli } from './hosts/copilot-cli.ts';
 export { geminiCli } from './hosts/gemini-cli.ts';
 /** The protocol a hook bundle speaks, from its own `--host NAME` argument (Claude Code's without one). */
 export { protocolFromArgs } from './hosts/host-argument.ts';
+export { isMonitored, monitorFlag, monitorProtocol, type WouldDeny, withoutMonitorFlag } from './monitor.ts';
 /** Every host by name: its protocol, its payload shape (a kit call as the host sends it) and its deny. */
 export { hostAdapters, hostNames } from './hosts/host-adapter.ts';
 /** A host's name as `--host` takes it, and its adapter. */

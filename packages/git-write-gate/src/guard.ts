@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { bashPayload, defineGuard, type GuardDefinition, readSwitch } from '@kit/gate-approval';
 import { realContext } from './context.ts';
 import { evaluate } from './evaluate.ts';
+import { initCommand } from './init.ts';
 import { onFailOpen } from './strict-policy.ts';
 import { probeRepository, profileRelativePath } from './probe.ts';
 import { guardName } from './reasons.ts';
@@ -35,6 +36,7 @@ export const guardDefinition: GuardDefinition = defineGuard({
     await writeFile(join(repository, profileRelativePath), '---\nname: repo-profile\n---\n');
     return { payload: bashPayload('git push origin main', { cwd: repository, sessionId: 'doctor' }) };
   },
+  commands: { init: initCommand },
   onFailOpen,
   idleHere,
 });

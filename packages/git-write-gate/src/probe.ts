@@ -3,8 +3,10 @@ import type { GuardContext } from './context.ts';
 import { defaultProfile, parseProfile, type RepoProfile } from './profile.ts';
 import type { WriteKind } from './write-class.ts';
 
-/** Where the evidence lives, relative to the top of a work tree. */
+/** Where the evidence lives, relative to the top of a work tree: the record's flat path. */
 export const profileRelativePath = '.claude/skills/repo-profile.md';
+/** The layout Claude Code loads a project skill from (spec step 6): looked at first. */
+export const skillRelativePath = '.claude/skills/repo-profile/SKILL.md';
 
 /** A repository the kit manages: the top of its work tree, and the profile found there. */
 export interface ManagedRepository {
@@ -21,8 +23,11 @@ export interface ManagedRepository {
 export function probeRepository(dir: string, context: GuardContext): ManagedRepository | null {
   const top = context.findWorkTreeTop(dir);
   if (top === null) return null;
-  const profile = join(top, profileRelativePath);
-  return context.isFile(profile) ? { top, profile } : null;
+  for (const relative of [skillRelativePath, profileRelativePath]) {
+    const profile = join(top, relative);
+    if (context.isFile(profile)) return { top, profile };
+  }
+  return null;
 }
 
 /**

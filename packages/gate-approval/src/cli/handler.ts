@@ -1,5 +1,6 @@
 import { isJsonObject } from '@kit/fail-open';
 import type { GuardDefinition } from '../guard.ts';
+import { monitorFlag } from '../monitor.ts';
 import type { SettingsDocument } from './settings-file.ts';
 
 /** The one exec-form handler install writes. */
@@ -14,9 +15,17 @@ export interface CommandHandler {
 /** Seconds the host gives the hook before killing it. */
 export const handlerTimeoutSeconds = 5;
 
-/** The handler for a bundle at `bundlePath`; `onFailure: 'block'` for a strict install. */
-export function buildHandler(bundlePath: string, extra: Pick<CommandHandler, 'onFailure'>): CommandHandler {
-  return { type: 'command', command: 'node', args: [bundlePath], timeout: handlerTimeoutSeconds, ...extra };
+/**
+ * The handler for a bundle at `bundlePath`; `onFailure: 'block'` for a strict install; `--monitor`
+ * after the bundle for a monitored one (monitor.ts: judged, recorded, never told to the host).
+ */
+export function buildHandler(
+  bundlePath: string,
+  extra: Pick<CommandHandler, 'onFailure'>,
+  monitor = false,
+): CommandHandler {
+  const args = monitor ? [bundlePath, monitorFlag] : [bundlePath];
+  return { type: 'command', command: 'node', args, timeout: handlerTimeoutSeconds, ...extra };
 }
 
 // A bundle is CommonJS (.cjs, the kit's guards) or an ES module (.mjs): install keeps its extension.

@@ -38,7 +38,7 @@ export interface HostWiring {
     document: SettingsDocument,
     guard: Pick<GuardDefinition, 'name' | 'matcher'>,
     handlerArg: string, // the bundle as the handler names it (ScopeLocations.handlerArg)
-    options: { strict: boolean },
+    options: { strict: boolean; monitor?: boolean }, // monitor: Claude Code's wiring only, so far
   ) => { document: SettingsDocument; change: InstallChange };
   planUninstall: (
     document: SettingsDocument,

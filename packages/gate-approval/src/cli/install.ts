@@ -6,7 +6,7 @@ import type { InstallChange } from './handler.ts';
 import { chooseHost, hostScopeLabel } from './host-choice.ts';
 import type { HostWiring } from './host-wiring.ts';
 import { diffLines } from './line-diff.ts';
-import { fail, say, strictCostNote } from './output.ts';
+import { fail, monitorNote, say, strictCostNote } from './output.ts';
 import { describePluginTwins, findEnabledPlugins } from './plugins.ts';
 import { type ScopeLocations, scopeFlags, scopeFromFlags } from './scope.ts';
 import {
@@ -20,10 +20,10 @@ import {
 } from './settings-file.ts';
 import { withSettingsLock } from './settings-lock.ts';
 
-/** `install [--host NAME] [--user|--project|--local] [--strict] [--dry-run]`: copies the bundle and merges the handler. */
+/** `install [--host NAME] [--user|--project|--local] [--strict] [--monitor] [--dry-run]`: copies the bundle and merges the handler. */
 export async function installCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
   const parsedArgs = parseArgs(argv, {
-    flags: [...scopeFlags, '--strict', '--dry-run'],
+    flags: [...scopeFlags, '--strict', '--monitor', '--dry-run'],
     options: ['--host'],
   });
   if (!parsedArgs.ok) return fail(io, `install: ${parsedArgs.message}; run \`${guard.name} --help\``);
@@ -48,10 +48,14 @@ export async function installCommand(guard: GuardDefinition, argv: string[], io:
   }
   if (strict && wiring.strictUnsupported !== null)
     return fail(io, `install: --strict cannot be kept on ${wiring.title}: ${wiring.strictUnsupported}`);
+  const monitor = parsed.flags.has('--monitor');
+  if (monitor && wiring.host !== 'claude')
+    return fail(io, `install: --monitor is not yet on ${wiring.title}`);
+  const notes = [...(strict ? [strictCostNote] : []), ...(monitor ? [monitorNote(guard.name)] : [])];
   const where = await wiring.locate(guard, scope, io);
   const source = await readBundleSource(guard.bundle);
   if (!source.ok) return fail(io, `install: ${source.message}`);
-  const request: InstallRequest = { guard, wiring, where, strict, bytes: source.value };
+  const request: InstallRequest = { guard, wiring, where, strict, monitor, bytes: source.value };
 
   // A first look without the lock: a dry run and an install with nothing to do never take it.
   const first = await planFor(request);
@@ -60,12 +64,12 @@ export async function installCommand(guard: GuardDefinition, argv: string[], io:
     const plan = first.value;
     say(io, `dry run: install ${guard.name} (${label}); nothing was written`, ...lines(plan, io));
     if (plan.change !== 'unchanged') say(io, diffLines(plan.previousText ?? '', plan.nextText ?? ''));
-    if (strict) say(io, strictCostNote);
+    if (notes.length > 0) say(io, ...notes);
     return 0;
   }
   if (first.value.change === 'unchanged' && first.value.bundleChange === 'unchanged') {
     say(io, `${guard.name} is already installed (${label}); nothing changed`, ...lines(first.value, io));
-    if (strict) say(io, strictCostNote);
+    if (notes.length > 0) say(io, ...notes);
     sayAfterInstall(io, wiring.afterInstall(scope));
     return 0;
   }
@@ -85,7 +89,7 @@ export async function installCommand(guard: GuardDefinition, argv: string[], io:
   const { plan, written } = outcome.value;
   if (written !== null) return fail(io, `install: ${written}`);
   say(io, `installed ${guard.name} (${label})`, ...lines(plan, io));
-  if (strict) say(io, strictCostNote);
+  if (notes.length > 0) say(io, ...notes);
   sayAfterInstall(io, wiring.afterInstall(scope));
   // Plugins are Claude Code's: only its settings can wire a guard twice that way.
   if (wiring.host === 'claude') await warnOfPlugins(guard, where, io);
@@ -98,6 +102,7 @@ interface InstallRequest {
   wiring: HostWiring;
   where: ScopeLocations;
   strict: boolean;
+  monitor: boolean;
   bytes: Buffer;
 }
 
@@ -115,7 +120,7 @@ interface InstallPlan {
 async function planFor(
   request: InstallRequest,
 ): Promise<{ ok: true; value: InstallPlan } | { ok: false; message: string }> {
-  const { guard, wiring, where, strict, bytes } = request;
+  const { guard, wiring, where, strict, monitor, bytes } = request;
   const target = await resolveWriteTarget(where.settingsPath);
   const read = await readHostSettings(where.settingsPath, wiring.shapeProblem);
   if (!read.ok) return read;
@@ -123,6 +128,7 @@ async function planFor(
   const previousText = settings.exists ? settings.text : null;
   const plan = wiring.planInstall(settings.exists ? settings.document : {}, guard, where.handlerArg, {
     strict,
+    monitor,
   });
   const nextText =
     plan.change === 'unchanged'

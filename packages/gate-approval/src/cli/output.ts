@@ -12,6 +12,14 @@ export function say(io: CliIO, ...lines: string[]): void {
 }
 
 /** What --strict costs, printed whenever it is used. */
+/** What `install --monitor` tells the user: what monitoring does, where it is recorded, and how to enforce. */
+export function monitorNote(guardName: string): string {
+  return (
+    `monitor: ${guardName} judges every call and records each would-deny in ~/.local/state/kit-hooks/audit.jsonl ` +
+    `($XDG_STATE_HOME/kit-hooks), and never tells the model. To enforce: \`${guardName} install\` with the same scope, without --monitor.`
+  );
+}
+
 export const strictCostNote: string =
   'strict: "onFailure": "block" is set on the handler. The cost: when the host kills this hook at its ' +
   'timeout, or the hook cannot start or crashes, the host now BLOCKS the tool call instead of letting it ' +

@@ -18,7 +18,7 @@ function sharedCommands(guard: GuardDefinition): Record<string, CommandUsage> {
   const strict = guard.strictMode ? ' [--strict]' : '';
   return {
     install: {
-      synopsis: `install [--host NAME] [--user|--project|--local]${strict} [--dry-run]`,
+      synopsis: `install [--host NAME] [--user|--project|--local]${strict} [--monitor] [--dry-run]`,
       summary: `copy the hook bundle and add the ${guard.matcher} handler (default --user)`,
       details: [
         scopesLine,

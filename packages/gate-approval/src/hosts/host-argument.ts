@@ -1,5 +1,6 @@
 import type { HookProtocol, Outcome } from '@kit/fail-open';
 import { parseArgs, usage } from '../cli/args.ts';
+import { isMonitored, monitorProtocol, withoutMonitorFlag } from '../monitor.ts';
 import type { Verdict } from '../verdict.ts';
 import type { HookInput } from './claude-code.ts';
 import { type HostName, hostAdapters, hostNames, isHostName } from './host-adapter.ts';
@@ -27,9 +28,11 @@ export function hostOfOption(value: string | undefined): Outcome<HostName, 'usag
  * installed command names with `--host`, Claude Code's when it names none (every install before
  * hosts existed). Arguments it cannot read (an unknown host, a missing value, anything else) give a
  * protocol that reads nothing and never writes anything: with the host unknown, no dialect is safe
- * to answer in, so every call is no opinion.
+ * to answer in, so every call is no opinion. `--monitor` among them: the same protocol, silenced
+ * (monitor.ts).
  */
 export function protocolFromArgs(argv: readonly string[]): HookProtocol<HookInput, Verdict, Verdict['kind']> {
+  if (isMonitored(argv)) return monitorProtocol(protocolFromArgs(withoutMonitorFlag(argv)));
   const host = hostFromArgs(argv);
   return host.ok ? hostAdapters[host.value].protocol : silentProtocol;
 }

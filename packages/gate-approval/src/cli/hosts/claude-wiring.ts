@@ -13,8 +13,8 @@ export const claudeWiring: HostWiring = {
   strictUnsupported: null,
   locate,
   shapeProblem: () => null, // readSettings checks hooks.PreToolUse itself
-  planInstall: (document, guard, handlerArg, { strict }) =>
-    planInstall(document, guard, buildHandler(handlerArg, strict ? { onFailure: 'block' } : {})),
+  planInstall: (document, guard, handlerArg, { strict, monitor }) =>
+    planInstall(document, guard, buildHandler(handlerArg, strict ? { onFailure: 'block' } : {}, monitor)),
   planUninstall: (document, guardName) => planUninstall(document, guardName),
   findOwn: (document, guardName) => matcherGroupEntries(document, guardName, 'PreToolUse', 1000),
   afterInstall: () => [],

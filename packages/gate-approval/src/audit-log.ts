@@ -1,0 +1,51 @@
+import { appendFileSync, chmodSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The per-user record of what the guards did that a user may want to look back on: here, each
+ * would-deny of monitor mode. One JSON line per event in `$XDG_STATE_HOME/kit-hooks/audit.jsonl`
+ * (`~/.local/state/kit-hooks/` when unset), mode 0600 in a 0700 folder, rotated to `audit.jsonl.1`
+ * past `maxBytes` so it never holds more than about twice that. No command text is written: a line
+ * holds the guard, the verdict, the rule and the time. `KIT_HOOKS_AUDIT=off` turns it off.
+ */
+export interface AuditEvent {
+  time: string; // ISO 8601
+  guard: string;
+  event: 'would-deny' | 'would-refuse';
+  rule?: string;
+}
+
+/** Largest audit file before it is rotated, in bytes. */
+export const auditMaxBytes: number = 1024 * 1024;
+
+const offValues = ['off', '0', 'false', 'no', 'disabled'];
+
+/** The audit file for this environment, or null when the trail is off or there is no home to keep it in. */
+export function auditFile(env: Record<string, string | undefined>): string | null {
+  if (offValues.includes((env.KIT_HOOKS_AUDIT ?? '').trim().toLowerCase())) return null;
+  const state = env.XDG_STATE_HOME?.startsWith('/')
+    ? env.XDG_STATE_HOME
+    : env.HOME
+      ? join(env.HOME, '.local', 'state')
+      : null;
+  return state === null ? null : join(state, 'kit-hooks', 'audit.jsonl');
+}
+
+/** Appends one event; rotates first when the file is past `maxBytes`. Throws on a file it cannot write. */
+export function appendAudit(file: string, event: AuditEvent, maxBytes: number = auditMaxBytes): void {
+  mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+  let size = 0;
+  try {
+    size = statSync(file).size;
+  } catch {
+    // not there yet
+  }
+  if (size > maxBytes) renameSync(file, `${file}.1`);
+  appendFileSync(file, `${JSON.stringify(event)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
+
+/** The guard a reason is from: its opener (`git-write-gate: …`), or 'unknown'. */
+export function guardOfReason(text: string): string {
+  return /(?:^\s*|":\s*")([a-z][a-z0-9-]*-(?:guard|gate)): /.exec(text)?.[1] ?? 'unknown';
+}
