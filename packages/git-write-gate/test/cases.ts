@@ -575,7 +575,14 @@ export const cases: Case[] = [
       "$'\\147\\151\\164' commit -m x",
       "g$''it push",
       'gi\\\nt push',
+      '/usr/*/git commit -m x',
+      '/usr/b?n/git push',
     ],
+  },
+  {
+    name: 'a carriage return inside the word: bash finds no such command',
+    want: 'silent',
+    commands: ['git\rcommit -m x', 'git\r\rpush origin main', 'sudo git\rpush'],
   },
   {
     name: 'launchers',
