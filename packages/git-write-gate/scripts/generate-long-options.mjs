@@ -9,7 +9,34 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const subcommands = ['commit', 'push', 'merge', 'reset', 'clean', 'checkout', 'switch', 'restore'];
+// A two-word entry (`stash push`) is a subcommand's own subcommand, listed under both words.
+const subcommands = [
+  'commit',
+  'push',
+  'merge',
+  'reset',
+  'clean',
+  'checkout',
+  'switch',
+  'restore',
+  'pull',
+  'rebase',
+  'cherry-pick',
+  'revert',
+  'am',
+  'update-ref',
+  'symbolic-ref',
+  'fetch',
+  'send-pack',
+  'branch',
+  'tag',
+  'stash push',
+  'rm',
+  'read-tree',
+  'checkout-index',
+  'worktree remove',
+  'apply',
+];
 const git = (cwd, ...args) =>
   execFileSync('git', args, {
     cwd,
@@ -25,12 +52,12 @@ try {
     .trim()
     .replace(/^git version /, '');
   const lines = subcommands.map((sub) => {
-    const forms = git(scratch, sub, '--git-completion-helper-all')
+    const forms = git(scratch, ...sub.split(' '), '--git-completion-helper-all')
       .split(/\s+/)
       .filter((form) => form.startsWith('--') && form !== '--')
       .map((form) => form.slice(2));
     const unique = [...new Set(forms)].sort();
-    return `  ${sub}: [${unique.map((form) => `'${form}'`).join(', ')}],`;
+    return `  '${sub}': [${unique.map((form) => `'${form}'`).join(', ')}],`;
   });
   const builtins = git(scratch, '--list-cmds=builtins')
     .split('\n')

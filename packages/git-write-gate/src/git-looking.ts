@@ -1,6 +1,6 @@
 /**
  * The gate's cheap reject, a plain text test that never loads the parser: true when the text can
- * spell `git`, or `gh` followed later by `merge`, once the shell has removed what it removes:
+ * spell `git`, or `gh` followed later by `merge` or `sync` (`gh repo sync`), once the shell has removed what it removes:
  * quotes (`g""it`, `'g'h`), backslashes (`g\it`, `\git`), line continuations (`gi\<newline>t`)
  * and the `$` of an empty `$''` or `$""` (`g$''it`). An ANSI-C string can spell any letter
  * (`$'\x67it'`, `$'\147it'`), so a text holding a backslash, a `$` and a `'` anywhere counts too:
@@ -14,7 +14,7 @@ export function isGitLooking(text: string): boolean {
   const plain = /["'\\]/.test(joined) ? joined.replace(/\$(?=["'])/g, '').replace(/["'\\]/g, '') : joined;
   if (plain.includes('git')) return true;
   const gh = plain.indexOf('gh');
-  return gh !== -1 && plain.includes('merge', gh + 2);
+  return gh !== -1 && (plain.includes('merge', gh + 2) || plain.includes('sync', gh + 2));
 }
 
 /**

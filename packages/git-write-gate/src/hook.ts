@@ -11,10 +11,15 @@ import { guardName } from './reasons.ts';
 // In the verdict server (the same bundle, kept warm), warmUp loads mvdan-sh and compiles the parse
 // path before the first call: the server's own folder is no managed repository, so evaluate alone
 // would not parse. The host is the installed command's `--host NAME` (Claude Code without one).
+// Spec step 3: the payload is read whole. The model writes `description` and can make a payload of
+// many MiB; the cap is there against a writer that never ends, not against a large tool input.
+const maxStdinBytes = 64 * 1024 * 1024;
+
 const warmUpCommand = 'cd app && git add -A && git commit -m "wip" | tail -3; gh pr create --fill';
 
 void runHook((input, runtime) => evaluate(input, realContext(runtime)), {
   guard: guardName,
+  maxStdinBytes,
   protocol: protocolFromArgs(process.argv.slice(2)),
   onFailOpen,
   warmUp: () => {

@@ -172,7 +172,25 @@ function headValues(
     return word.value;
   });
   if (unwrapped.launchers.includes('xargs') && values.length > 0 && replaced === null) values.push(null);
-  return values;
+  return joinCarriageReturns(words, values, line.source);
+}
+
+/**
+ * The parser splits words at a carriage return; bash does not (`git\rcommit` is one word, a
+ * command bash cannot find). Words the source separates by carriage returns alone are one value.
+ */
+function joinCarriageReturns(words: readonly Word[], values: HeadWord[], source: string): HeadWord[] {
+  const joined: HeadWord[] = [];
+  values.forEach((value, index) => {
+    const previous = words[index - 1];
+    const between = previous === undefined ? '' : source.slice(previous.end, words[index]?.start);
+    if (joined.length === 0 || between === '' || /[^\r]/.test(between)) joined.push(value);
+    else {
+      const last = joined.pop() ?? null;
+      joined.push(last === null || value === null ? null : `${last}${between}${value}`);
+    }
+  });
+  return joined;
 }
 
 /** xargs -I STR / -ISTR / -i[STR] / --replace[=STR]: the string its input replaces; null when none. */
@@ -247,12 +265,15 @@ function judgeWords(
 /**
  * True when the program a command name runs is not known from its text: an expansion (`$g`,
  * `"$@"`, `$(…)`), a glob that may match a file named git (`g?t`), a brace expansion. A leading
- * `~` only moves the folder: the program is still its last name (`~/bin/deploy`).
+ * `~` only moves the folder: the program is still its last name (`~/bin/deploy`), and so does a
+ * glob in the folders alone (`/usr/b?n/git` runs a git, or nothing when it matches no file).
  */
 function isUnknownProgram(word: Word): boolean {
   if (word.value === null) return true;
   if (!word.dynamic) return false;
-  return /[*?]|\[.*\]|\{.*[,.].*\}/.test(word.value);
+  const name = word.value.slice(word.value.lastIndexOf('/') + 1);
+  if (/[{}]/.test(word.value)) return /\{.*[,.].*\}/.test(word.value);
+  return /[*?]|\[.*\]/.test(name);
 }
 
 /**

@@ -1,36 +1,30 @@
 import { type CommandLine, listLines } from '@kit/shell-segments';
 
 /**
- * How much of a command the gate reads, so that the worst command it accepts answers well within
- * the hook runtime's budget on a loaded machine (measured in the README). Past any limit the
- * command cannot be judged, and the reason names the limit.
+ * How much of a command the gate reads (spec step 7). The bound is the input's size: a command up
+ * to 64 KiB is judged like any other line, whatever it holds (a 20 KB commit message, a `git add`
+ * of a thousand files, a hundred nested groups); past it, it cannot be judged. Every simple
+ * command, word and frame takes at least one character of the command, so the counts below only
+ * restate that bound (a nested line is a part of its parent, so the tree holds at most the command
+ * once per depth). What is not size is work: the shell flow revisits a loop's body and a called
+ * function's, so its visits have a bound of their own, far past any real command's.
  */
 export const limits = {
-  maxLength: 16384, // characters of the command, and of each nested line
-  maxTotalLength: 32768, // characters parsed over the whole tree: the command and every nested line
+  maxLength: 65536, // characters of the command, and of each nested line
+  maxTotalLength: 589824, // characters parsed over the whole tree: at most the command (64 KiB) at each of 9 depths
   maxNesting: 8, // command lines below the top (`eval "eval …"`, `bash -c '…'`)
-  maxLines: 64, // command lines in the tree: each nested one is a parse of its own
-  maxSegments: 600, // simple commands, over every line of the tree
-  maxWords: 6000, // words of those commands
-  maxFrames: 64, // frames around one segment (`( ( ( … ) ) )`, `$( $( … ) )`)
-  maxVisits: 20000, // segment visits of the shell flow (loops and function calls revisit)
+  maxLines: 65536, // command lines in the tree: each takes a character of its parent at least
+  maxFrames: 65536, // frames around one segment (`( ( ( … ) ) )`, `$( $( … ) )`): one character each at least
+  maxVisits: 262144, // 4 × 64 Ki segment visits of the shell flow (loops and function calls revisit)
   maxCalls: 8, // function calls deep
   maxLoopRounds: 4, // rounds of a loop before where it is becomes "somewhere"
 } as const;
 
 /** The structural limit a parsed command is over, as a reason's words; null when it is within all. */
 export function overStructureLimit(top: CommandLine): string | null {
-  let segments = 0;
-  let words = 0;
-  for (const line of listLines(top)) {
-    segments += line.segments.length;
-    if (segments > limits.maxSegments) return `more than ${limits.maxSegments} simple commands`;
-    for (const segment of line.segments) {
-      words += segment.argv.length + segment.assigns.length + segment.redirects.length;
+  for (const line of listLines(top))
+    for (const segment of line.segments)
       if (segment.context.length > limits.maxFrames)
         return `commands nested more than ${limits.maxFrames} frames deep`;
-    }
-    if (words > limits.maxWords) return `more than ${limits.maxWords} words`;
-  }
   return null;
 }

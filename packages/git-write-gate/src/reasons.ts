@@ -14,9 +14,13 @@ const whatItDoes: Record<WriteKind, string> = {
   commit: 'commits onto a branch that concurrent agents share',
   push: 'pushes from a checkout that other agents write to',
   merge: 'merges into a shared branch in place',
+  history: 'rewrites or adds commits on a shared branch in place',
+  ref: 'moves or deletes a ref that concurrent agents share',
   'reset-hard': "throws away the index and the work tree, other agents' uncommitted work included",
   'clean-force': "deletes untracked files, other agents' new files included",
   discard: "discards uncommitted changes across the work tree, other agents' included",
+  stash:
+    "takes uncommitted changes out of a shared work tree, or puts them back into it, other agents' included",
   'pr-merge': 'merges a pull request outside the route this repository provides',
 };
 

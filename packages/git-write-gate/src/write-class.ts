@@ -1,26 +1,42 @@
 import { type HeadWord, parseGitGlobals, type RepositoryVariables } from './git-global-options.ts';
 import { builtinCommands } from './git-long-options.ts';
-import { type GlobReading, isWholeTreePathspec, type PathspecBase } from './pathspec.ts';
+import { judgeGh } from './gh-writes.ts';
+import { historyAndRefSubcommands, judgeStash, judgeWorktree } from './history-and-refs.ts';
+import type { PathspecBase } from './pathspec.ts';
+import { type ArgToken, isNegated, isOption, optionSpecOf, scanArgs } from './subcommand-options.ts';
 import {
-  type ArgToken,
-  isNegated,
-  isOption,
-  type OptionSpec,
-  optionSpecOf,
-  scanArgs,
-} from './subcommand-options.ts';
+  hasDynamic,
+  lastFlag,
+  type Subcommand,
+  type SubcommandSetting,
+  type Verdictish,
+  wholeTreeOperand,
+} from './subcommand-rule.ts';
 
 /** The kinds of write the gate denies; a profile's `deny:` list names them. */
-export type WriteKind = 'commit' | 'push' | 'merge' | 'reset-hard' | 'clean-force' | 'discard' | 'pr-merge';
+export type WriteKind =
+  | 'commit'
+  | 'push'
+  | 'merge'
+  | 'history'
+  | 'ref'
+  | 'reset-hard'
+  | 'clean-force'
+  | 'discard'
+  | 'stash'
+  | 'pr-merge';
 
 /** Every write kind, in the order the spec's table lists them. */
 export const writeKinds: readonly WriteKind[] = [
   'commit',
   'push',
   'merge',
+  'history',
+  'ref',
   'reset-hard',
   'clean-force',
   'discard',
+  'stash',
   'pr-merge',
 ];
 
@@ -31,7 +47,7 @@ export type HeadJudgement =
   | { kind: 'write'; write: WriteKind; directories: HeadWord[]; retargeted: boolean }
   | { kind: 'unknown'; why: string; directories: HeadWord[] }; // an expansion where the verdict depends on it
 
-const pass: HeadJudgement = { kind: 'pass' };
+export const pass: HeadJudgement = { kind: 'pass' };
 
 /** Where the command runs, for what resolves against it: git's pathspecs, after its `-C` options. */
 export interface HeadPlace {
@@ -116,28 +132,13 @@ function definesAlias(config: string, subcommand: string): boolean {
   );
 }
 
-/** What a subcommand's rule reads besides its arguments: git's global options, and where pathspecs resolve. */
-interface SubcommandSetting {
-  directories: HeadWord[];
-  configs: HeadWord[];
-  configured: boolean; // config handed in the environment (GIT_CONFIG_COUNT=…)
-  base: PathspecBase | null;
-  globs: GlobReading;
-}
-
-type SubcommandRule = (tokens: ArgToken[], setting: SubcommandSetting) => Verdictish;
-type Verdictish = { write: WriteKind } | { unknown: string } | null;
-
-interface Subcommand {
-  options: OptionSpec;
-  rule: SubcommandRule;
-}
-
 // The short options that take a value, per subcommand; the long ones come from git's own lists.
 const subcommands: Record<string, Subcommand> = {
   commit: {
     options: optionSpecOf('commit', 'mFCct'),
-    rule: (tokens) => (lastFlag(tokens, ['--dry-run']) ? null : { write: 'commit' }),
+    // `--short`, `--porcelain` and `--long` imply `--dry-run`.
+    rule: (tokens) =>
+      lastFlag(tokens, ['--dry-run', '--short', '--porcelain', '--long']) ? null : { write: 'commit' },
   },
   push: {
     options: optionSpecOf('push', 'o'),
@@ -197,21 +198,29 @@ const subcommands: Record<string, Subcommand> = {
       return hasDynamic(tokens) ? { unknown: 'an expansion could be a whole-tree pathspec' } : null;
     },
   },
+  ...historyAndRefSubcommands,
 };
 
 function judgeSubcommand(subcommand: string, args: HeadWord[], setting: SubcommandSetting): HeadJudgement {
   const { directories } = setting;
   if (subcommand === 'init') return { kind: 'git-init' };
-  const known = Object.hasOwn(subcommands, subcommand) ? subcommands[subcommand] : undefined;
-  if (known === undefined) return pass;
-  const tokens = scanArgs(args, known.options);
-  // `-h`, `--help` or an ambiguous prefix anywhere: git prints usage and exits before any write.
-  if (tokens.some((token) => token.kind === 'usage')) return pass;
-  const outcome = known.rule(tokens, setting);
+  const outcome = subcommandOutcome(subcommand, args, setting);
   if (outcome === null) return pass;
   if ('unknown' in outcome)
     return { kind: 'unknown', why: `git ${subcommand}: ${outcome.unknown}`, directories };
   return { kind: 'write', write: outcome.write, directories, retargeted: false };
+}
+
+/** What one subcommand's rule says of its arguments; null for a read or an allowed form. */
+function subcommandOutcome(subcommand: string, args: HeadWord[], setting: SubcommandSetting): Verdictish {
+  if (subcommand === 'stash') return judgeStash(args);
+  if (subcommand === 'worktree') return judgeWorktree(args);
+  const known = Object.hasOwn(subcommands, subcommand) ? subcommands[subcommand] : undefined;
+  if (known === undefined) return null;
+  const tokens = scanArgs(args, known.options);
+  // `-h`, `--help` or an ambiguous prefix anywhere: git prints usage and exits before any write.
+  if (tokens.some((token) => token.kind === 'usage')) return null;
+  return known.rule(tokens, setting);
 }
 
 /** checkout / switch: a forced switch, or (checkout) a whole-tree pathspec, discards the work tree. */
@@ -219,32 +228,6 @@ function judgeDiscard(tokens: ArgToken[], force: string[], wholeTree: Verdictish
   if (lastFlag(tokens, force)) return { write: 'discard' };
   if (wholeTree !== null) return wholeTree;
   return hasDynamic(tokens) ? { unknown: 'an expansion could be `-f` or a whole-tree pathspec' } : null;
-}
-
-/**
- * The state of a boolean option after its last `--x` / `--no-x` (any of `names`, short or long):
- * parse-options lets the last one win.
- */
-function lastFlag(tokens: ArgToken[], names: string[]): boolean {
-  let state = false;
-  for (const token of tokens) {
-    if (isOption(token, ...names)) state = true;
-    else if (isNegated(token, ...names)) state = false;
-  }
-  return state;
-}
-
-/** A discard when an operand is a whole-tree pathspec; cannot judge when the pathspecs come from a file. */
-function wholeTreeOperand(tokens: ArgToken[], { base, globs }: SubcommandSetting): Verdictish {
-  if (tokens.some((token) => isOption(token, '--pathspec-from-file')))
-    return { unknown: 'the pathspecs come from a file (--pathspec-from-file)' };
-  return tokens.some((token) => token.kind === 'operand' && isWholeTreePathspec(token.value, base, globs))
-    ? { write: 'discard' }
-    : null;
-}
-
-function hasDynamic(tokens: ArgToken[]): boolean {
-  return tokens.some((token) => token.kind === 'dynamic');
 }
 
 // `git -c clean.requireForce=false clean -d` deletes without `-f`.
@@ -259,52 +242,3 @@ function isRequireForceOff(config: HeadWord): boolean {
     .toLowerCase();
   return key === 'clean.requireforce' && ['false', 'no', 'off', '0', ''].includes(value);
 }
-
-/**
- * `gh pr merge`: a write in every form but `--disable-auto`. Retargeted when `-R`/`--repo`,
- * a `GH_REPO=` assignment, or a `/pull/N` URL points it at a repository the probe cannot see.
- */
-function judgeGh(words: HeadWord[], assignNames: readonly string[]): HeadJudgement {
-  const positional: HeadWord[] = [];
-  let retargeted = assignNames.includes('GH_REPO');
-  let help = false;
-  for (let index = 0; index < words.length; index += 1) {
-    const word = words[index] ?? null;
-    if (word === null) {
-      positional.push(word);
-      continue;
-    }
-    if (word.includes('/pull/')) retargeted = true;
-    if (word === '-h' || word === '--help') help = true;
-    if (word === '-R' || word === '--repo') {
-      retargeted = true;
-      index += 1;
-    } else if (word.startsWith('-R') || word.startsWith('--repo=')) {
-      retargeted = true;
-    } else if (ghValueFlags.has(word)) {
-      index += 1;
-    } else if (!word.startsWith('-')) {
-      positional.push(word);
-    }
-  }
-  const [group, action] = positional;
-  if (group !== 'pr') return pass;
-  if (action === null) return { kind: 'unknown', why: 'the gh pr action is an expansion', directories: [] };
-  if (action !== 'merge') return pass;
-  // `gh pr merge --help` prints help; `--disable-auto` only turns auto-merge off.
-  if (help || words.includes('--disable-auto')) return pass;
-  return { kind: 'write', write: 'pr-merge', directories: [], retargeted };
-}
-
-// gh pr merge's flags that take the next word as their value, so that the value is not read as a flag.
-const ghValueFlags = new Set([
-  '-b',
-  '--body',
-  '-F',
-  '--body-file',
-  '-t',
-  '--subject',
-  '-A',
-  '--author-email',
-  '--match-head-commit',
-]);

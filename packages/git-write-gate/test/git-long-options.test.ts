@@ -24,7 +24,7 @@ describe('the long-option table is what its git lists', () => {
   describe.skipIf(localVersion !== longOptionsGitVersion)(`the local git is ${longOptionsGitVersion}`, () => {
     const repo = tempRepo();
     test.for(Object.keys(longOptions))('git %s --git-completion-helper-all', (sub) => {
-      const listed = execFileSync('git', [sub, '--git-completion-helper-all'], {
+      const listed = execFileSync('git', [...sub.split(' '), '--git-completion-helper-all'], {
         cwd: repo,
         encoding: 'utf8',
       })

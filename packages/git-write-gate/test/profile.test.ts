@@ -10,7 +10,7 @@ const specExample = [
   'git-write-gate:',
   '  commit: scripts/guarded-commit.sh -C <worktree> <branch> -- <git commit args>',
   '  push: scripts/guarded-push.sh -C <worktree> <branch>',
-  '  deny: [commit, push, merge, reset-hard, clean-force, discard, pr-merge]',
+  '  deny: [commit, push, merge, history, ref, reset-hard, clean-force, discard, stash, pr-merge]',
   '---',
   '# body',
 ].join('\n');

@@ -12,7 +12,14 @@ import { profileText } from './fixtures.ts';
 // for real in a scratch one (with a stub gh) it makes the write the deny stands in the way of.
 
 /** What a write leaves behind in the scratch repository. */
-type Effect = 'new commit' | 'moved ref' | 'pushed' | 'removed file' | 'discarded change' | 'merged pr';
+type Effect =
+  | 'new commit'
+  | 'moved ref'
+  | 'pushed'
+  | 'removed file'
+  | 'discarded change'
+  | 'merged pr'
+  | 'removed worktree';
 
 interface Scratch {
   repo: string;
@@ -20,12 +27,17 @@ interface Scratch {
   remote: string;
   head: string;
   commits: number;
-  remoteMain: string;
+  refs: string;
+  remoteRefs: string;
 }
 
+const refsOf = (repo: string) => git(repo, 'for-each-ref', '--format=%(refname) %(objectname)');
+
 /**
- * A managed repository with a committed profile, a bare remote it has pushed main to, a change
- * to a tracked file, an untracked file, and beside it a folder that links into it.
+ * A managed repository with a committed profile, a bare remote it has pushed main and a branch
+ * `topic` (one commit ahead of the first) to, a tag `v1`, a linked worktree `../wt` with a change
+ * of its own, a change to a tracked file, an untracked file, and beside it a folder that links
+ * into it.
  */
 function makeScratch(): Scratch {
   const root = tempDir('gwg-real');
@@ -38,8 +50,18 @@ function makeScratch(): Scratch {
   const remote = join(root, 'remote.git');
   git(root, 'init', '-q', '--bare', remote);
   git(repo, 'remote', 'add', 'origin', remote);
-  git(repo, 'push', '-q', 'origin', 'main');
-  git(repo, 'commit', '-q', '--allow-empty', '-m', 'second');
+  git(repo, 'tag', 'v1');
+  git(repo, 'switch', '-q', '-c', 'topic');
+  writeFileSync(join(repo, 'topic.txt'), 'topic\n');
+  git(repo, 'add', 'topic.txt');
+  git(repo, 'commit', '-q', '-m', 'topic');
+  git(repo, 'switch', '-q', 'main');
+  git(repo, 'push', '-q', 'origin', 'main', 'topic');
+  writeFileSync(join(repo, 'second.txt'), 'second\n');
+  git(repo, 'add', 'second.txt');
+  git(repo, 'commit', '-q', '-m', 'second');
+  git(repo, 'worktree', 'add', '-q', '-b', 'wt', join(root, 'wt'));
+  writeFileSync(join(root, 'wt', 'tracked.txt'), "the worktree's own change\n");
   writeFileSync(join(repo, 'tracked.txt'), 'changed\n');
   writeFileSync(join(repo, 'untracked.txt'), 'new\n');
   const outside = join(root, 'outside');
@@ -53,7 +75,8 @@ function makeScratch(): Scratch {
     remote,
     head: git(repo, 'rev-parse', 'HEAD').trim(),
     commits: Number(git(repo, 'rev-list', '--count', 'HEAD').trim()),
-    remoteMain: git(remote, 'rev-parse', 'main').trim(),
+    refs: refsOf(repo),
+    remoteRefs: refsOf(remote),
   };
 }
 
@@ -62,13 +85,15 @@ function effectsOf(scratch: Scratch): Effect[] {
   const effects: Effect[] = [];
   const commits = Number(git(repo, 'rev-list', '--count', 'HEAD').trim());
   if (commits > scratch.commits) effects.push('new commit');
-  else if (git(repo, 'rev-parse', 'HEAD').trim() !== scratch.head) effects.push('moved ref');
-  const refs = git(remote, 'for-each-ref', '--format=%(refname) %(objectname)');
-  if (refs.split('\n').some((line) => line !== '' && line !== `refs/heads/main ${scratch.remoteMain}`))
-    effects.push('pushed');
+  else if (git(repo, 'rev-parse', 'HEAD').trim() !== scratch.head || refsOf(repo) !== scratch.refs)
+    effects.push('moved ref');
+  if (refsOf(remote) !== scratch.remoteRefs) effects.push('pushed');
   if (!existsSync(join(repo, 'untracked.txt'))) effects.push('removed file');
-  if (readFileSync(join(repo, 'tracked.txt'), 'utf8') === 'committed\n') effects.push('discarded change');
+  const tracked = join(repo, 'tracked.txt');
+  if (!existsSync(tracked) || readFileSync(tracked, 'utf8') === 'committed\n')
+    effects.push('discarded change');
   if (existsSync(join(repo, '..', 'gh-merged'))) effects.push('merged pr');
+  if (!existsSync(join(repo, '..', 'wt'))) effects.push('removed worktree');
   return effects;
 }
 
@@ -104,12 +129,43 @@ const launderings: { command: string; from?: 'outside'; makes: Effect }[] = [
   { command: 'gh pr merge 12 --squash', makes: 'merged pr' },
 ];
 
+// The rest of the write table (spec step 9): each row's write, run for real.
+const tableWrites: { command: string; from?: 'outside'; makes: Effect }[] = [
+  { command: 'git pull -q --no-rebase --no-edit origin topic', makes: 'new commit' },
+  { command: 'git rebase -q --autostash topic', makes: 'new commit' },
+  { command: 'git cherry-pick topic', makes: 'new commit' },
+  { command: 'git revert --no-edit HEAD', makes: 'new commit' },
+  { command: 'git format-patch -1 --stdout topic | git am -q', makes: 'new commit' },
+  { command: 'git update-ref refs/heads/main HEAD~1', makes: 'moved ref' },
+  { command: 'git symbolic-ref HEAD refs/heads/topic', makes: 'moved ref' },
+  { command: 'git fetch -q --update-head-ok origin +topic:main', makes: 'moved ref' },
+  { command: 'git send-pack ../remote.git HEAD:refs/heads/sent', makes: 'pushed' },
+  { command: 'git branch -f topic main', makes: 'moved ref' },
+  { command: 'git branch -D topic', makes: 'moved ref' },
+  { command: 'git branch -m topic renamed', makes: 'moved ref' },
+  { command: 'git branch -C main topic', makes: 'moved ref' },
+  { command: 'git tag -f v1 HEAD', makes: 'moved ref' },
+  { command: 'git tag -d v1', makes: 'moved ref' },
+  { command: 'git stash -q', makes: 'discarded change' },
+  { command: 'git rm -rqf .', makes: 'discarded change' },
+  { command: 'git read-tree -u --reset HEAD', makes: 'discarded change' },
+  { command: 'git checkout-index -fa', makes: 'discarded change' },
+  { command: 'git worktree remove --force ../wt', makes: 'removed worktree' },
+  { command: 'git diff | git apply -R', makes: 'discarded change' },
+  { command: 'gh api -X PUT repos/{owner}/{repo}/pulls/7/merge', makes: 'merged pr' },
+  { command: 'gh repo sync', makes: 'merged pr' },
+];
+
+// Each row makes a scratch repository with a dozen git calls, then runs bash: on a loaded machine
+// that is seconds, so the bound is generous (it only ends a hung run).
+const slow = { timeout: 120_000 };
+
 // POSIX folders, symlinks and bash: the Windows runners skip it.
 const hasBash = process.platform !== 'win32' && spawnSync('bash', ['--version']).status === 0;
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
 describe.skipIf(!hasBash)('each laundering is denied, and run for real it makes the write', () => {
-  test.for(launderings)('$command: $makes', ({ command, from, makes }) => {
+  test.for([...launderings, ...tableWrites])('$command: $makes', slow, ({ command, from, makes }) => {
     if (command.startsWith('script') && !hasScript) return;
     const scratch = makeScratch();
     const cwd = from === 'outside' ? scratch.outside : scratch.repo;
@@ -145,7 +201,7 @@ const launched: { command: string; makes: Effect }[] = [
 describe.skipIf(!hasBash)(
   'each launcher is unwrapped and denied, and run for real it makes the write',
   () => {
-    test.for(launched)('$command: $makes', ({ command, makes }) => {
+    test.for(launched)('$command: $makes', slow, ({ command, makes }) => {
       const scratch = makeScratch();
       const verdict = evaluate(
         bashCall(command, scratch.repo),

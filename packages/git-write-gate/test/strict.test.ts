@@ -8,12 +8,7 @@ const strict = { TAGOUT_HOOKS_STRICT: '1' };
 const overLong = `git status ${'x'.repeat(70 * 1024)}`;
 // One command past each of the limits the gate reads a command under (src/limits.ts).
 const pastLimits: [string, string][] = [
-  ['over 16384 characters', `git status ${'x'.repeat(16_400)}`],
-  ['more than 600 simple commands', 'git status; '.repeat(601)],
-  ['more than 6000 words', `git status ${'a '.repeat(6_001)}`],
-  ['commands nested more than 64 frames deep', `${'( '.repeat(65)}git push${' )'.repeat(65)}`],
-  ['more than 64 command lines', "bash -c 'git status'; ".repeat(70)],
-  ['over 32768 characters in all', `eval "eval '${'git status x; '.repeat(1000)}'"`],
+  ['over 65536 characters', `git status ${'x'.repeat(65_600)}`],
   ['deeper than 8 levels', `${'eval '.repeat(9)}git push`],
   [
     'functions that call each other more than 8 deep',
@@ -224,7 +219,7 @@ describe('past a limit the command cannot be judged, and the reason names the li
     expect(['none', 'cannotJudge']).toContain(evaluate(bashCall(command), fakeContext()).kind);
   });
   test('control: just within the limits, a write is still denied', () => {
-    expect(evaluate(bashCall(`${'git status; '.repeat(500)}git push`), fakeContext(strict)).kind).toBe(
+    expect(evaluate(bashCall(`${'git status; '.repeat(5000)}git push`), fakeContext(strict)).kind).toBe(
       'deny',
     );
   });
