@@ -115,7 +115,7 @@ export const embedMvdanAsText: EsbuildPlugin = embedMvdanAsData();
  * server, the loader is its front, and the socket it asks is named by a hash of the front, the body
  * and the sections: a changed bundle never talks to a server of another.
  */
-const wrapInLoader = (sections: Sections, verdictServer: boolean): TsupPlugin => ({
+const wrapInLoader = (sections: Sections, options: HookBundleOptions): TsupPlugin => ({
   name: 'kit-wrap-in-loader',
   renderChunk(code, chunk) {
     if (!chunk.path.endsWith('.cjs')) return undefined;
@@ -123,11 +123,12 @@ const wrapInLoader = (sections: Sections, verdictServer: boolean): TsupPlugin =>
     const text = data.map(([name, encoded]) => `${sectionMarker(name)}${encoded}*/\n`).join('');
     // The front's own text counts too: a front that speaks to its server otherwise never meets an older one.
     const contentHash = createHash('sha256')
-      .update(bundleLoaderSource('0'.repeat(16)))
+      .update(bundleLoaderSource('0'.repeat(16), options.environment))
       .update(text)
       .digest('hex')
       .slice(0, 16);
-    return { code: `${bundleLoaderSource(verdictServer ? contentHash : undefined)}${text}` };
+    const front = options.verdictServer === true ? contentHash : undefined;
+    return { code: `${bundleLoaderSource(front, options.environment)}${text}` };
   },
 });
 
@@ -139,6 +140,11 @@ export interface HookBundleOptions {
    * entry that calls runHook: the front reads stdin and hands it to runHook. Default false.
    */
   verdictServer?: boolean;
+  /**
+   * The environment variables the guard reads, beyond @kit/fail-open's own (`runtimeVariables`): a
+   * call its verdict server answers carries these alone, never the whole environment.
+   */
+  environment?: readonly string[];
 }
 
 /**
@@ -160,7 +166,7 @@ export const hookBundle = (entry: Record<string, string>, options: HookBundleOpt
     minify: true,
     noExternal: [/.*/],
     esbuildPlugins: [embedMvdanAsData(sections)],
-    plugins: [wrapInLoader(sections, options.verdictServer === true)],
+    plugins: [wrapInLoader(sections, options)],
     outExtension: () => ({ js: '.cjs' }),
   };
 };
