@@ -40,6 +40,7 @@ import {
   waitForServer,
 } from './scratch.mjs';
 import { measureSegments } from './segments.mjs';
+import { measureServerMemory } from './server-memory.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -280,6 +281,11 @@ async function main() {
       say(`bench: ${serversLeft} verdict server(s) still running after the bench stopped them`);
 
     const segments = await measureSegments(root);
+    // The verdict server's resident set after its first call and after 10,000 more (issue 23).
+    const serverMemory = measureServerMemory(
+      join(root, 'packages/exit-status-guard/dist/hook.cjs'),
+      smoke ? 200 : 10_000,
+    );
     const report = {
       date: new Date().toISOString(),
       runs,
@@ -316,6 +322,7 @@ async function main() {
         nodeReport(node, rows, cellOf, floorSamples.get(node.major), corpus?.get(node.major)),
       ),
       segments,
+      serverMemory,
     };
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);

@@ -1,5 +1,6 @@
 import type { Options } from 'tsup';
 import { bin, hookBundle, library } from '../../tsup.base.ts';
+import { readsEnvironment } from './src/environment.ts';
 import { inlineShippedLiterals } from './literals-plugin.ts';
 
 // Annotated rather than `defineConfig(...)`: isolatedDeclarations cannot infer a default export's type.
@@ -13,6 +14,6 @@ const withLiterals = (options: Options): Options => ({
 const config: Options[] = [
   withLiterals(library(['src/index.ts'])),
   withLiterals(bin(['src/cli.ts'])),
-  withLiterals(hookBundle({ hook: 'src/hook.ts' }, { verdictServer: true })),
+  withLiterals(hookBundle({ hook: 'src/hook.ts' }, { verdictServer: true, environment: readsEnvironment })),
 ];
 export default config;

@@ -8,5 +8,9 @@ const external = ['./os-temp-dir.cjs'];
 const copyLazyOs = (): Promise<void> => copyFile('src/os-temp-dir.cjs', 'dist/os-temp-dir.cjs');
 
 // Annotated rather than `defineConfig(...)`: isolatedDeclarations cannot infer a default export's type.
-const config: Options[] = [{ ...library(['src/index.ts']), external, onSuccess: copyLazyOs }];
+// The hook-bundle format (./bundle): tsup and esbuild stay the author's own, never inlined.
+const config: Options[] = [
+  { ...library(['src/index.ts']), external, onSuccess: copyLazyOs },
+  { ...library(['src/hook-bundle.ts']), clean: false, external: ['tsup', 'esbuild'] },
+];
 export default config;

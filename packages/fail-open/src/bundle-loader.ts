@@ -5,6 +5,19 @@
 // uses nothing but its parameters and Node's globals, and what it loads it loads through `load`
 // (a bare `require` would be rewritten by the bundler that builds this module).
 
+import { carriedEnvironment, runtimeVariables } from './call-environment.ts';
+import { type MailboxProtocol, mailboxProtocol } from './mailbox-protocol.ts';
+import { nextWaitStep, type WaitBounds, type WaitFacts, type WaitStep, waitBounds } from './wait-policy.ts';
+
+/** What the front decides by: the wait policy, and which variables a served call carries. */
+interface FrontPolicy {
+  nextWaitStep: (facts: WaitFacts, bounds: WaitBounds) => WaitStep;
+  bounds: WaitBounds;
+  carriedEnvironment: typeof carriedEnvironment;
+  environment: readonly string[]; // the runtime's variables and the guard's
+  protocol: MailboxProtocol; // the mailbox's version and file names, as the server reads them
+}
+
 /** What the loader hands the bundle's body, under `Symbol.for('kit-hooks.front')` on globalThis. */
 export type FrontHandoff =
   | {
@@ -19,6 +32,7 @@ export type FrontHandoff =
       mailbox: string; // the folder calls leave their requests in (verdict-server.ts)
       key: string; // what a request must name: bundle hash, node version, arguments
       idleMs: number; // the quiet period after which the server exits
+      protocol: number; // the front's mailbox version: a body of another one does not serve it
     };
 
 /** The payload as the front read it: runHook's StdinOutcome, built without importing it. */
@@ -116,18 +130,12 @@ function verdictServerFront(
   file: string,
   contentHash: string,
   runBody: (load: Load, self: CompilingModule, file: string) => void,
+  { nextWaitStep, bounds, carriedEnvironment, environment, protocol }: FrontPolicy,
 ): void {
   const fs = load('node:fs') as typeof import('node:fs');
   const handoffKey = Symbol.for('kit-hooks.front');
   const maxStdinBytes = 4 * 1024 * 1024; // runHook's defaults: a larger payload or a slower one is
   const stdinBudgetMs = 3000; // the body's to judge, as it would be without a server
-  // A warm round trip is about 1 ms (5 on a loaded machine); a request not taken by then is
-  // withdrawn and the call answers in process, and a server not busy with an earlier call is taken
-  // for hung (one bounded wait).
-  const replyBoundMs = 40;
-  // A request the server has taken is the server's to answer: it is never answered twice. This
-  // bounds that wait: runHook's budget, and a margin.
-  const takenBoundMs = 3500;
   const startingFreshMs = 10_000; // a start marker younger than this: a server is on its way
   const defaultIdleSeconds = 600;
   const args = process.argv.slice(2);
@@ -264,33 +272,9 @@ function verdictServerFront(
       fallBack(problem); // never start a server in, or change, a folder that is not safe
       return;
     }
-    let socketStat: import('node:fs').Stats;
-    try {
-      socketStat = fs.lstatSync(socket);
-    } catch {
-      startServer(folder, socket, uid);
-      fallBack('none');
-      return;
-    }
-    if (!socketStat.isSocket() || socketStat.uid !== uid) {
-      startServer(folder, socket, uid); // a new server takes the name over
-      fallBack('not-a-socket');
-      return;
-    }
-    const hungMarker = `${socket}.hung`;
-    try {
-      // existsSync first: it does not throw, and almost every call finds no marker.
-      if (fs.existsSync(hungMarker) && fs.readFileSync(hungMarker, 'utf8') === String(socketStat.ino)) {
-        // Not asked again until replaced; the call that found it hung started the replacement.
-        if (Date.now() - fs.lstatSync(hungMarker).mtimeMs > startingFreshMs) startServer(folder, socket, uid);
-        fallBack('hung');
-        return;
-      }
-    } catch {
-      // no marker: the server is not known to be hung
-    }
-    // The server's pid: one that died left its name behind, and a call need not wait to know it.
-    // On Linux its state too: a server killed under an init that reaps no one stays a zombie.
+    // The server's pid, in its claim on the mailbox: one that ended left its claim behind, and a
+    // call need not wait to know it. On Linux its state too: a server killed under an init that
+    // reaps no one stays a zombie. This is the one idea of "alive": the socket is only a name.
     const alive = (pid: number): boolean => {
       if (!(pid > 0)) return false;
       try {
@@ -304,15 +288,15 @@ function verdictServerFront(
     };
     const serverPidNow = (): number => {
       try {
-        return Number(fs.readFileSync(`${mailbox}/server`, 'latin1'));
+        return Number(fs.readFileSync(`${mailbox}/${protocol.claim}`, 'latin1'));
       } catch {
-        return 0; // no pid: no server serves the mailbox
+        return 0; // no claim: no server serves the mailbox
       }
     };
     let serverPid = serverPidNow();
-    if (!alive(serverPid)) {
-      startServer(folder, socket, uid); // a name no server holds: a new one replaces it
-      fallBack('stale');
+    if (serverPid === 0 || !alive(serverPid)) {
+      startServer(folder, socket, uid); // a mailbox no live server claims: a new one takes it
+      fallBack(serverPid === 0 ? 'none' : 'stale');
       return;
     }
     let cwd: string;
@@ -324,17 +308,21 @@ function verdictServerFront(
     }
     const umask = process.umask(0o077);
     process.umask(umask);
-    const request = `${JSON.stringify({ v: 1, key, args: callArgs, cwd, umask, env, stdin: payload })}\n`;
+    // Only the variables the runtime and the guard read, and an expiry: a request whose call gave
+    // up (or was killed) is never judged (verdict-server.ts drops it).
+    const askedAt = Date.now();
+    const carried = carriedEnvironment(env, environment);
+    const expires = askedAt + bounds.takenMs;
+    const request = `${JSON.stringify({ v: protocol.version, key, args: callArgs, cwd, umask, env: carried, expires, stdin: payload })}\n`;
 
     // The exchange is files, all of it synchronous: the call leaves `<id>.req` in the mailbox
     // (written in its work folder first, then renamed in); the server takes it by renaming it to
-    // `work/<id>.taken`, and answers in `work/<id>.reply`. At the bound a call not yet taken
-    // withdraws it by a rename of its own: exactly one of the two renames succeeds, so a call is
-    // answered once, by the server or in process. No socket, no stream: a call costs a few system
-    // calls, and naps between its looks at the mailbox.
+    // `work/<id>.taken`, and answers in `work/<id>.reply`. A call gives up only by withdrawing its
+    // request, a rename of its own: exactly one of the two renames succeeds, so a call is answered
+    // once, by the server or in process. What it does next is nextWaitStep's (wait-policy.ts).
     const id = `${process.pid}-${Date.now().toString(36)}`;
-    const requestFile = `${mailbox}/${id}.req`; // the only file of the call's the server is woken for
-    const inWork = (suffix: string): string => `${mailbox}/work/${id}${suffix}`;
+    const requestFile = `${mailbox}/${id}${protocol.request}`; // the only file the server is woken for
+    const inWork = (suffix: string): string => `${mailbox}/${protocol.work}/${id}${suffix}`;
     const remove = (file: string): void => {
       try {
         fs.unlinkSync(file);
@@ -342,118 +330,67 @@ function verdictServerFront(
         // gone already
       }
     };
-    const askedAt = Date.now();
     try {
-      fs.writeFileSync(inWork('.tmp'), request, { mode: 0o600 });
-      fs.renameSync(inWork('.tmp'), requestFile);
+      fs.writeFileSync(inWork(protocol.writing), request, { mode: 0o600 });
+      fs.renameSync(inWork(protocol.writing), requestFile);
     } catch {
-      remove(inWork('.tmp'));
+      remove(inWork(protocol.writing));
       fallBack('error', Date.now() - askedAt);
       return;
     }
     // A warm reply takes about a millisecond: the mailbox is looked at every 0.1 ms for the first
-    // 5 ms, then every 1 ms until the bound (5 ms once the server has taken the call); a look is
-    // one failed open.
+    // 5 ms, then every 1 ms until the request is taken, then every 5 ms; a look is one failed open.
     const napper = new Int32Array(new SharedArrayBuffer(4));
-    const nap = (longestMs: number): void => {
-      Atomics.wait(napper, 0, 0, Date.now() - askedAt < 5 ? 0.1 : longestMs);
-    };
-    const replyText = (): string | null => {
+    const withdraw = (): boolean => {
       try {
-        return fs.readFileSync(inWork('.reply'), 'utf8');
+        fs.renameSync(requestFile, inWork(protocol.withdrawn));
+        remove(inWork(protocol.withdrawn));
+        return true;
       } catch {
-        return null;
+        return false; // taken, or the mailbox is gone
       }
     };
-    const finish = (text: string): void => {
-      remove(inWork('.reply'));
-      const reply = readReply(text, key);
-      if ('problem' in reply) fallBack(reply.problem, Date.now() - askedAt);
-      else answered(reply);
-    };
-    // Only the server this call asked is marked, and replaced once: not a replacement since.
-    const markHung = (): void => {
-      let current = -1;
-      try {
-        current = fs.lstatSync(socket).ino;
-      } catch {
-        // gone: a new server is on its way, or the next call starts one
-      }
-      if (current !== socketStat.ino) return;
-      try {
-        fs.writeFileSync(hungMarker, String(socketStat.ino), { mode: 0o600 });
-      } catch {
-        // unmarked: the next call waits once more
-      }
-      startServer(folder, socket, uid);
-    };
-    // Busy: the server has taken another call since this one asked (it works through a queue), or
-    // it is still within the bound of a call it took before.
-    const busy = (): boolean => {
-      try {
-        if (fs.lstatSync(`${mailbox}/server`).mtimeMs >= askedAt) return true;
-        return fs
-          .readdirSync(`${mailbox}/work`)
-          .some(
-            (name) =>
-              name.endsWith('.taken') &&
-              Date.now() - fs.lstatSync(`${mailbox}/work/${name}`).mtimeMs < takenBoundMs,
-          );
-      } catch {
-        return false;
-      }
-    };
-
+    let taken = false;
     for (;;) {
-      const text = replyText();
-      if (text !== null) {
-        finish(text);
-        return;
-      }
-      if (Date.now() - askedAt >= replyBoundMs) break;
-      nap(1);
-    }
-    try {
-      fs.renameSync(requestFile, inWork('.gone'));
-      remove(inWork('.gone'));
       const waitedMs = Date.now() - askedAt;
-      if (busy()) {
-        fallBack('busy', waitedMs); // a server that runs, with calls before this one: not hung
-        return;
-      }
-      markHung();
-      fallBack('hung', waitedMs);
-      return;
-    } catch {
-      // taken, or answered meanwhile: the server's to answer, within the taken bound
-    }
-    for (;;) {
-      const text = replyText();
-      if (text !== null) {
-        finish(text);
-        return;
-      }
-      const waitedMs = Date.now() - askedAt;
-      // The server writes the reply before it drops the taken request: neither is a server gone.
-      // A replacement names itself in the mailbox while the server it replaces still finishes the
-      // call it took: the call is given up only when the server named now has ended too.
+      // A replacement names itself only once the server it replaces has ended; the call gives up
+      // only when the server named now has ended too.
       if (!alive(serverPid)) serverPid = serverPidNow();
-      if (!fs.existsSync(inWork('.taken')) || !alive(serverPid)) {
-        const late = replyText();
-        if (late !== null) {
-          finish(late);
+      const serverAlive = alive(serverPid);
+      const takenThere = taken && fs.existsSync(inWork(protocol.taken));
+      let text: string | null = null;
+      try {
+        text = fs.readFileSync(inWork(protocol.reply), 'utf8');
+      } catch {
+        // not yet
+      }
+      const step = nextWaitStep(
+        { waitedMs, serverAlive, taken, takenThere, replyThere: text !== null },
+        bounds,
+      );
+      if (step === 'reply' && text !== null) {
+        remove(inWork(protocol.reply));
+        const reply = readReply(text, key);
+        if ('problem' in reply) fallBack(reply.problem, Date.now() - askedAt);
+        else answered(reply);
+        return;
+      }
+      if (step === 'withdraw-busy' || step === 'withdraw-gone') {
+        if (withdraw()) {
+          if (step === 'withdraw-gone') startServer(folder, socket, uid);
+          fallBack(step === 'withdraw-gone' ? 'gone' : 'busy', waitedMs);
           return;
         }
-        remove(inWork('.taken'));
-        fallBack('error', waitedMs);
+        taken = true; // the server's to answer now
+        continue;
+      }
+      if (step === 'gone' || step === 'dropped' || step === 'slow') {
+        if (step !== 'slow') remove(inWork(protocol.taken));
+        if (step === 'gone') startServer(folder, socket, uid);
+        fallBack(step, waitedMs);
         return;
       }
-      if (waitedMs >= takenBoundMs) {
-        markHung();
-        fallBack('hung', waitedMs);
-        return;
-      }
-      nap(5);
+      Atomics.wait(napper, 0, 0, waitedMs < 5 ? 0.1 : taken ? 5 : 1);
     }
   };
 
@@ -522,6 +459,7 @@ function verdictServerFront(
       mailbox: where.mailbox,
       key: where.key,
       idleMs,
+      protocol: protocol.version,
     });
     return;
   }
@@ -596,12 +534,15 @@ function verdictServerFront(
 /**
  * The loader's source, as hookBundle puts it at the head of a bundle. With a `contentHash` (of the
  * bundle's body and sections) it is the verdict-server front, whose socket that hash names, so an
- * upgraded bundle never talks to an old server; without one, the plain loader.
+ * upgraded bundle never talks to an old server; without one, the plain loader. `environment` names
+ * the variables the guard reads, beyond the runtime's own: a served call carries those alone.
  */
-export function bundleLoaderSource(contentHash?: string): string {
+export function bundleLoaderSource(contentHash?: string, environment: readonly string[] = []): string {
+  const names = [...new Set([...runtimeVariables, ...environment])];
+  const policy = `{ nextWaitStep: ${nextWaitStep.toString()}, bounds: ${JSON.stringify(waitBounds)}, carriedEnvironment: ${carriedEnvironment.toString()}, environment: ${JSON.stringify(names)}, protocol: ${JSON.stringify(mailboxProtocol)} }`;
   const call =
     contentHash === undefined
       ? `(${plainLoader.toString()})(require, module, __filename);`
-      : `(${verdictServerFront.toString()})(require, module, __filename, ${JSON.stringify(contentHash)}, ${plainLoader.toString()});`;
+      : `(${verdictServerFront.toString()})(require, module, __filename, ${JSON.stringify(contentHash)}, ${plainLoader.toString()}, ${policy});`;
   return `'use strict';\n// The kit's hook bundle loader: packages/fail-open/src/bundle-loader.ts. The body rides below in a comment.\n${call}\n`;
 }

@@ -1,11 +1,15 @@
 import { type FrontHandoff, frontHandoffName } from './bundle-loader.ts';
 import { isJsonObject } from './json.ts';
+import { mailboxProtocol } from './mailbox-protocol.ts';
+
+/** A front of another runtime version asked this process to serve: it ends, serving nothing. */
+export type ForeignServe = { mode: 'foreign' };
 
 /**
  * What the bundle's front handed this process (see bundle-loader.ts), taken once: a later runHook
  * in the same process reads stdin itself. Undefined outside a bundle built with a verdict server.
  */
-export function takeFrontHandoff(): FrontHandoff | undefined {
+export function takeFrontHandoff(): FrontHandoff | ForeignServe | undefined {
   const key = Symbol.for(frontHandoffName);
   const global = globalThis as Record<symbol, unknown>;
   const handoff = global[key];
@@ -22,7 +26,8 @@ export function takeFrontHandoff(): FrontHandoff | undefined {
     typeof handoff.mailbox === 'string' &&
     typeof handoff.key === 'string'
   ) {
-    return handoff as FrontHandoff;
+    // A front of another runtime version speaks another mailbox: this body does not serve it.
+    return handoff.protocol === mailboxProtocol.version ? (handoff as FrontHandoff) : { mode: 'foreign' };
   }
   return undefined;
 }

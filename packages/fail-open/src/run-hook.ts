@@ -34,6 +34,7 @@ export async function runHook<I, V, L extends string>(
 ): Promise<HookOutput<L>> {
   if (options.stdin === undefined && options.stdinRead === undefined) {
     const handoff = takeFrontHandoff();
+    if (handoff?.mode === 'foreign') return noOpinion('served'); // no server of another version's front
     if (handoff?.mode === 'serve') {
       await serveVerdicts(
         handoff,

@@ -1,20 +1,20 @@
 import {
   chmodSync,
-  existsSync,
   type FSWatcher,
+  linkSync,
   lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   renameSync,
   rmSync,
-  utimesSync,
   watch,
   writeFileSync,
 } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { isJsonObject } from './json.ts';
+import { mailboxProtocol } from './mailbox-protocol.ts';
 import type { HookOutput } from './runtime-types.ts';
 
 /** Where the server listens and what it answers to, as the bundle's front worked it out. */
@@ -32,6 +32,7 @@ export interface ServerRequest {
   cwd: string;
   env: Record<string, string>;
   umask: number;
+  expires: number; // when its call stops waiting (ms since the epoch): later, it is never judged
   stdin: string; // the payload, read to its end within the front's bounds
 }
 
@@ -40,7 +41,6 @@ export type AnswerRequest = (request: ServerRequest) => Promise<HookOutput>;
 
 const maxRequestBytes = 16 * 1024 * 1024; // a 4 MiB payload and its environment, with room
 const maxPingBytes = 64 * 1024;
-const probeBoundMs = 500; // a server that holds the name must answer a ping within this
 const ownershipCheckMs = 1000; // how often the server checks the socket path is still its own
 // A change notice missed (an overflowing inotify queue) is made good within this.
 const mailboxScanMs = 200;
@@ -54,10 +54,9 @@ const leftoverMs = 60_000;
 const sweepEveryMs = 10_000;
 
 /**
- * Runs the verdict server until its quiet period passes or another server takes its name. Warms
- * the guard first, then takes the socket over unless a healthy server already holds it (a ping it
- * answers, not marked hung): it listens on a name of its own and renames that onto the socket,
- * which replaces a stale or hung one at once. The socket answers pings only; calls come through
+ * Runs the verdict server until its quiet period passes or its name or claim is removed. Claims the
+ * mailbox first (it ends at once when a live server holds it), warms the guard, then takes the
+ * socket's name: it listens on a name of its own and renames that onto the socket. The socket answers pings only; calls come through
  * the mailbox, a 0700 folder beside it: a call leaves `<id>.req` there, the server takes it by
  * renaming it to `work/<id>.taken` and writes `work/<id>.reply` (the front's `ask` is the other half). A
  * call reads and writes files synchronously, so it never loads node:net or builds a stream. Calls
@@ -73,28 +72,21 @@ export async function serveVerdicts(
   // leaves it, so that the calls start no other server until it is old (the front's startingFreshMs):
   // a server that can never listen here is tried again every few seconds, not on every call.
   const started = (): void => rmSync(`${place.socket}.starting`, { force: true });
+  // At most one server per key: the claim on the mailbox is exclusive, and taken before the
+  // warm-up, so a second server started meanwhile ends at once instead of warming a guard.
+  let claimed: boolean;
+  try {
+    claimed = claimMailbox(place.mailbox);
+  } catch {
+    claimed = false; // a mailbox that is not the user's alone: no server here
+  }
+  if (!claimed) return started();
   try {
     await warmUp?.();
   } catch {
     // a warm-up that fails leaves the first call to warm the guard
   }
-  if (await holdsHealthyServer(place)) return started();
   await listen(place, answer, started);
-}
-
-async function holdsHealthyServer(place: ServePlace): Promise<boolean> {
-  let ino: number;
-  try {
-    ino = lstatSync(place.socket).ino;
-  } catch {
-    return false;
-  }
-  try {
-    if (readFileSync(`${place.socket}.hung`, 'utf8') === String(ino)) return false;
-  } catch {
-    // not marked hung
-  }
-  return pingVerdictServer(place.socket, place.key, probeBoundMs);
 }
 
 /**
@@ -173,22 +165,18 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
       if (stopping) return; // the call withdraws at its bound and answers itself
       // Taking the request is a rename: the call's withdrawal is one too, so exactly one of the two
       // succeeds, and a call is never answered twice.
-      const taken = inWork(id, '.taken');
+      const taken = inWork(id, mailboxProtocol.taken);
       try {
         renameSync(join(place.mailbox, `${id}${requestSuffix}`), taken);
       } catch {
         return; // withdrawn: its call answered itself
       }
-      // Its age says how long this server has been at it; the pid file's, when it last took a call:
-      // a call that gives up waiting tells a busy server from a hung one by them.
-      try {
-        const now = new Date();
-        utimesSync(taken, now, now);
-        utimesSync(join(place.mailbox, 'server'), now, now);
-      } catch {
-        // its waiting calls then take this server for hung, not busy, if they give up
-      }
       const request = readRequestFile(taken, place.key);
+      if (request !== null && Date.now() > request.expires) {
+        // Its call has stopped waiting (or was killed): never judged, and gone from the disk.
+        rmSync(taken, { force: true });
+        return;
+      }
       let reply: Reply;
       if (request === null) {
         reply = { doubt: 'request' }; // not a request to answer: its call judges itself
@@ -200,7 +188,7 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
         }
       }
       idle.refresh();
-      const part = inWork(id, '.part');
+      const part = inWork(id, mailboxProtocol.part);
       try {
         writeFileSync(part, `${JSON.stringify({ key: place.key, ...reply })}\n`, { mode: 0o600 });
         renameSync(part, inWork(id, replySuffix));
@@ -232,11 +220,10 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
       clearInterval(burstLook);
       watcher?.close();
       server.close();
-      // A server that replaced this one keeps the name, and the mailbox with it; a name removed
-      // (the way to end a server from outside) takes the mailbox along.
-      const owned = ownsName();
-      if (owned) rmSync(place.socket, { force: true });
-      if (owned || !existsSync(place.socket)) rmSync(place.mailbox, { recursive: true, force: true });
+      // The name and the mailbox go with the server that claims them; a name removed (the way to
+      // end a server from outside) takes the mailbox along.
+      if (ownsName()) rmSync(place.socket, { force: true });
+      if (holdsClaim(place.mailbox)) rmSync(place.mailbox, { recursive: true, force: true });
       void queue.then(() => resolve());
     };
     const ownsName = (): boolean => {
@@ -267,7 +254,6 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
     server.listen(ownName, () => {
       try {
         chmodSync(ownName, 0o600);
-        openMailbox(place.mailbox);
         sweepLeftovers(join(place.mailbox, workFolder)); // and every 10 s after
         // A notice names the request that came (or went: taking it is a notice too, and finds it
         // gone); a notice without a name, or one missed, is made good by a look at the folder.
@@ -278,7 +264,6 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
         watcher.on('error', stop);
         renameSync(ownName, place.socket);
         ownIno = lstatSync(place.socket).ino;
-        rmSync(`${place.socket}.hung`, { force: true });
       } catch {
         dropOwnName();
         stop();
@@ -294,7 +279,7 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
       }, mailboxScanMs);
       scanner.unref();
       ownership = setInterval(() => {
-        if (!ownsName()) stop(); // replaced (a newer server, or a hung mark acted on) or removed
+        if (!ownsName() || !holdsClaim(place.mailbox)) stop(); // its name or its claim removed
       }, ownershipCheckMs);
       ownership.unref();
       onListening();
@@ -303,35 +288,93 @@ function listen(place: ServePlace, answer: AnswerRequest, onListening: () => voi
   });
 }
 
-const requestSuffix = '.req';
-const replySuffix = '.reply';
-const workFolder = 'work'; // in the mailbox: requests being written, taken, answered and withdrawn
+const { request: requestSuffix, reply: replySuffix, work: workFolder, claim: claimName } = mailboxProtocol;
 
-// The mailbox is the user's alone (in the checked folder, and 0700 itself); `server` names the pid
-// that serves it, so that a call tells a server that died from one that is slow.
+// The mailbox is the user's alone (in the checked folder, and 0700 itself).
 function openMailbox(mailbox: string): void {
-  try {
-    mkdirSync(mailbox, { mode: 0o700 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
   const uid = process.getuid?.();
-  const ownFolder = (folder: string): void => {
+  for (const folder of [mailbox, join(mailbox, workFolder)]) {
+    try {
+      mkdirSync(folder, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
     const stat = lstatSync(folder);
     if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) {
       throw new Error('the mailbox is not the user\u2019s alone');
     }
-  };
-  ownFolder(mailbox);
-  try {
-    mkdirSync(join(mailbox, workFolder), { mode: 0o700 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  ownFolder(join(mailbox, workFolder));
-  const part = join(mailbox, `server.${process.pid}`);
-  writeFileSync(part, String(process.pid), { mode: 0o600 });
-  renameSync(part, join(mailbox, 'server'));
+}
+
+/**
+ * Claims the mailbox for this process: `server` names its pid, made by a link that fails when the
+ * name is there. A claim whose process runs is never taken (true only for this process's own); a
+ * claim whose process ended is broken by a rename, which one server alone can make, and made again.
+ * So at most one live server per key, however many were started, and a slow one is never replaced.
+ */
+function claimMailbox(mailbox: string): boolean {
+  openMailbox(mailbox);
+  const claim = join(mailbox, claimName);
+  const mine = join(mailbox, `${claimName}.${process.pid}`);
+  writeFileSync(mine, String(process.pid), { mode: 0o600 });
+  try {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        linkSync(mine, claim);
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+      }
+      const holder = claimHolder(claim);
+      if (holder === null || processRuns(holder.pid)) return false;
+      const broken = join(mailbox, `${claimName}.${process.pid}.broken`);
+      try {
+        renameSync(claim, broken);
+      } catch {
+        return false; // another server broke it first
+      }
+      // Renamed between this look and the rename: a claim another server made meanwhile goes back.
+      if (lstatSync(broken).ino !== holder.ino) {
+        try {
+          linkSync(broken, claim);
+        } catch {
+          // a third claim is there: it stands
+        }
+        rmSync(broken, { force: true });
+        return false;
+      }
+      rmSync(broken, { force: true });
+    }
+    return false;
+  } finally {
+    rmSync(mine, { force: true });
+  }
+}
+
+function claimHolder(claim: string): { pid: number; ino: number } | null {
+  try {
+    const ino = lstatSync(claim).ino;
+    return { pid: Number(readFileSync(claim, 'latin1')), ino };
+  } catch {
+    return null; // gone meanwhile: the next attempt links it
+  }
+}
+
+function holdsClaim(mailbox: string): boolean {
+  return claimHolder(join(mailbox, claimName))?.pid === process.pid;
+}
+
+/** True while `pid` runs; on Linux a zombie counts as ended (the front's `alive`). */
+export function processRuns(pid: number): boolean {
+  if (!(pid > 0)) return false;
+  try {
+    if (process.platform !== 'linux') return process.kill(pid, 0);
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const state = stat.charAt(stat.lastIndexOf(')') + 2);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
 }
 
 // A reply no call read, a request half written: files of calls that ended without their answer.
@@ -389,12 +432,12 @@ function readRequestFile(file: string, key: string): ServerRequest | null {
 }
 
 function toRequest(value: unknown): ServerRequest | null {
-  if (!isJsonObject(value) || value.v !== 1) return null;
-  const { key, cwd, env, umask, stdin } = value;
+  if (!isJsonObject(value) || value.v !== mailboxProtocol.version) return null;
+  const { key, cwd, env, umask, expires, stdin } = value;
   if (typeof key !== 'string' || typeof cwd !== 'string' || typeof stdin !== 'string') return null;
-  if (typeof umask !== 'number') return null;
+  if (typeof umask !== 'number' || typeof expires !== 'number') return null;
   if (!isJsonObject(env) || !Object.values(env).every((entry) => typeof entry === 'string')) return null;
-  return { key, cwd, env: env as Record<string, string>, umask, stdin };
+  return { key, cwd, env: env as Record<string, string>, umask, expires, stdin };
 }
 
 type Reply = { stdout: string; stderr: string; exitCode: 0 | 2 } | { doubt: string };

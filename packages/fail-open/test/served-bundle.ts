@@ -18,7 +18,8 @@ export async function buildServedBundles(outDir: string, buildTag?: string): Pro
   await build({
     ...hookBundle(
       { served: fixturePath('served.mjs'), 'served-strict': fixturePath('served-strict.mjs') },
-      { verdictServer: true },
+      // What the fixture reads from a call's environment, beyond the runtime's own.
+      { verdictServer: true, environment: fixtureEnvironment },
     ),
     ...(buildTag === undefined ? {} : { define: { __FIXTURE_BUILD__: JSON.stringify(buildTag) } }),
     outDir,
@@ -26,6 +27,9 @@ export async function buildServedBundles(outDir: string, buildTag?: string): Pro
     silent: true,
   });
 }
+
+/** The variables the fixture guard reads while it judges (served.mjs). */
+export const fixtureEnvironment: readonly string[] = ['FIXTURE_SWITCH', 'FIXTURE_EVALUATING'];
 
 /** One trace line, as far as these tests read it. */
 export interface TraceLine {

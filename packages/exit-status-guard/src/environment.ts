@@ -1,0 +1,11 @@
+// The environment variables this guard reads while it judges a call, beyond @kit/fail-open's own.
+// Its verdict server is handed these alone (hookBundle's `environment`, tsup.config.ts);
+// fail-open's test/call-environment.test.ts fails when a read here is not named.
+
+/** What exit-status-guard reads from a call's environment. */
+export const readsEnvironment: readonly string[] = [
+  'CLAUDE_PROJECT_DIR', // evaluate.ts, registry.ts: the project's registry
+  'EXIT_STATUS_GUARD_REGISTRY', // registry.ts (registryVariables): a registry file of the user's
+  'PIPE_GUARD_REGISTRY', // its legacy name
+  'TAGOUT_HOOKS_STRICT', // @kit/gate-approval's strict switch
+];

@@ -1,0 +1,13 @@
+// The environment variables this guard reads while it judges a call, beyond @kit/fail-open's own.
+// Its verdict server is handed these alone (hookBundle's `environment`, tsup.config.ts);
+// fail-open's test/call-environment.test.ts fails when a read here is not named.
+
+/** What git-write-gate reads from a call's environment. */
+export const readsEnvironment: readonly string[] = [
+  'GIT_GATE', // its switch (escape.ts)
+  'TAGOUT_HOOKS_STRICT', // @kit/gate-approval's strict switch
+  'HOME', // effective-directory.ts: `cd` and `~`
+  'CDPATH', // effective-directory.ts
+  'GIT_DIR', // shell-state.ts (gitVariables): where git looks
+  'GIT_WORK_TREE',
+];
