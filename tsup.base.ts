@@ -151,16 +151,32 @@ export interface HookBundleOptions {
 export const hookBundle = (entry: Record<string, string>, options: HookBundleOptions = {}): Options => {
   const sections: Sections = new Map();
   return {
-    ...common,
-    entry,
-    format: ['cjs'],
-    dts: false,
-    clean: false,
-    sourcemap: false,
-    minify: true,
-    noExternal: [/.*/],
+    ...selfContained(entry),
     esbuildPlugins: [embedMvdanAsData(sections)],
     plugins: [wrapInLoader(sections, options.verdictServer === true)],
-    outExtension: () => ({ js: '.cjs' }),
   };
 };
+
+// One minified CommonJS file per entry with every dependency inlined: what hookBundle and judgeBundle share.
+const selfContained = (entry: Record<string, string>): Options => ({
+  ...common,
+  entry,
+  format: ['cjs'],
+  dts: false,
+  clean: false,
+  sourcemap: false,
+  minify: true,
+  noExternal: [/.*/],
+  outExtension: () => ({ js: '.cjs' }),
+});
+
+/**
+ * The MCP judge's files in a guard's package: `judge` (dist/judge.cjs), a module exporting the
+ * guard's `judge` with every dependency inlined, and `mcp` (dist/mcp.cjs), the server process
+ * that loads judge modules. Self-contained CommonJS like the hook bundle, but loaded once per
+ * session rather than per call: mvdan-sh rides as a packed string, no loader, no sections.
+ */
+export const judgeBundle = (entry: Record<string, string>): Options => ({
+  ...selfContained(entry),
+  esbuildPlugins: [embedMvdanAsText],
+});

@@ -1,5 +1,5 @@
 import type { Options } from 'tsup';
-import { bin, hookBundle, library } from '../../tsup.base.ts';
+import { bin, hookBundle, judgeBundle, library } from '../../tsup.base.ts';
 import { inlineShippedLiterals } from './literals-plugin.ts';
 
 // Annotated rather than `defineConfig(...)`: isolatedDeclarations cannot infer a default export's type.
@@ -14,5 +14,6 @@ const config: Options[] = [
   withLiterals(library(['src/index.ts'])),
   withLiterals(bin(['src/cli.ts'])),
   withLiterals(hookBundle({ hook: 'src/hook.ts' }, { verdictServer: true })),
+  withLiterals(judgeBundle({ judge: 'src/judge.ts', mcp: 'src/mcp.ts' })),
 ];
 export default config;

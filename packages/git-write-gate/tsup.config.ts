@@ -1,10 +1,11 @@
 import type { Options } from 'tsup';
-import { bin, hookBundle, library } from '../../tsup.base.ts';
+import { bin, hookBundle, judgeBundle, library } from '../../tsup.base.ts';
 
 // Annotated rather than `defineConfig(...)`: isolatedDeclarations cannot infer a default export's type.
 const config: Options[] = [
   library(['src/index.ts']),
   bin(['src/cli.ts']),
   hookBundle({ hook: 'src/hook.ts' }, { verdictServer: true }),
+  judgeBundle({ judge: 'src/judge.ts', mcp: 'src/mcp.ts' }),
 ];
 export default config;
