@@ -1,5 +1,5 @@
 import type { Options } from 'tsup';
-import { bin, hookBundle, library } from '../../tsup.base.ts';
+import { bin, hookBundle, judgeBundle, library } from '../../tsup.base.ts';
 import { readsEnvironment } from './src/environment.ts';
 import { inlineShippedLiterals } from './literals-plugin.ts';
 
@@ -15,5 +15,6 @@ const config: Options[] = [
   withLiterals(library(['src/index.ts'])),
   withLiterals(bin(['src/cli.ts'])),
   withLiterals(hookBundle({ hook: 'src/hook.ts' }, { verdictServer: true, environment: readsEnvironment })),
+  withLiterals(judgeBundle({ judge: 'src/judge.ts', mcp: 'src/mcp.ts' })),
 ];
 export default config;

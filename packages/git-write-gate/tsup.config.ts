@@ -1,5 +1,5 @@
 import type { Options } from 'tsup';
-import { bin, hookBundle, library } from '../../tsup.base.ts';
+import { bin, hookBundle, judgeBundle, library } from '../../tsup.base.ts';
 import { readsEnvironment } from './src/environment.ts';
 
 // Annotated rather than `defineConfig(...)`: isolatedDeclarations cannot infer a default export's type.
@@ -7,5 +7,6 @@ const config: Options[] = [
   library(['src/index.ts']),
   bin(['src/cli.ts']),
   hookBundle({ hook: 'src/hook.ts' }, { verdictServer: true, environment: readsEnvironment }),
+  judgeBundle({ judge: 'src/judge.ts', mcp: 'src/mcp.ts' }),
 ];
 export default config;

@@ -46,3 +46,12 @@ export { isStrict, readSwitch } from './switches.ts';
 export type { Verdict } from './verdict.ts';
 /** Verdict builders; deny and refuse put the guard's name in front of the reason. */
 export { cannotJudge, deny, none, refuse } from './verdict.ts';
+
+/** A guard's judge for the MCP transport: the runHook call of its command hook, payload and env handed in. */
+export { defineJudge } from './mcp/guard-judge.ts';
+/** A guard's judge (defineJudge's value) and what a guard says to make one. */
+export type { GuardJudge, JudgeSpec } from './mcp/guard-judge.ts';
+/** The MCP judge's process entry: `runJudgeProcess(process.argv.slice(2))` in a guard's dist/mcp.cjs. */
+export { runJudgeProcess } from './mcp/judge-process.ts';
+/** An `mcp_tool` handler's `input` for a guard: its name and the PreToolUse payload as a template. */
+export { judgeInput } from './mcp/payload-template.ts';

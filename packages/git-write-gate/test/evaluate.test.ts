@@ -1,12 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { initRepo, tempDir, writeTree } from '@kit/test-kit';
+import { tempDir } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
 import { realContext } from '../src/context.ts';
 import { evaluate } from '../src/evaluate.ts';
 import { cases } from './cases.ts';
-import { bashCall, fakeContext, standardWorld } from './fake-context.ts';
+import { bashCall, fakeContext, realWorld } from './fake-context.ts';
 
 const allCommands = cases.flatMap((row) => row.commands.map((command) => `${row.cwd ?? ''}\u0000${command}`));
 
@@ -30,16 +28,7 @@ test('the positive control is the first row and denies', () => {
 // command's and cwd's /repos and /outside moved under it, judged with the real probes.
 // POSIX paths in the commands: the Windows runners skip it.
 const onWindows = process.platform === 'win32';
-const root = onWindows ? '' : tempDir('gwg-cases');
-if (!onWindows) {
-  for (const top of standardWorld.workTrees) initRepo(join(root, top));
-  writeTree(
-    root,
-    Object.fromEntries(Object.entries(standardWorld.files).map(([path, text]) => [path.slice(1), text])),
-  );
-  for (const folder of standardWorld.directories ?? []) mkdirSync(join(root, folder), { recursive: true });
-}
-const moved = (text: string) => text.replace(/(?<![\w.])\/(repos|outside)\b/g, `${root}/$1`);
+const moved = onWindows ? (text: string) => text : realWorld(tempDir('gwg-cases'));
 
 describe.skipIf(onWindows).for(cases)('on real repositories: $name', ({ commands, want, rule, cwd }) => {
   test.for(commands)('%s', (command) => {

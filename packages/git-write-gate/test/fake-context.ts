@@ -1,5 +1,7 @@
-import { dirname } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { bashPayload, type HookInput } from '@kit/gate-approval';
+import { initRepo, writeTree } from '@kit/test-kit';
 import type { GuardContext } from '../src/context.ts';
 
 /** A file system described by its work-tree tops and its files; every ancestor of an entry is a directory. */
@@ -76,4 +78,15 @@ export function fakeContext(
 /** A Bash PreToolUse payload, in the managed repository unless told otherwise; `extra` fields win. */
 export function bashCall(command: string, cwd = '/repos/managed', extra: Partial<HookInput> = {}): HookInput {
   return { ...bashPayload(command, { cwd, sessionId: 's1' }), ...extra };
+}
+
+/** A FakeWorld made real under `root` with real git; returns how a command or cwd's /repos and /outside move under it. */
+export function realWorld(root: string, world: FakeWorld = standardWorld): (text: string) => string {
+  for (const top of world.workTrees) initRepo(join(root, top));
+  writeTree(
+    root,
+    Object.fromEntries(Object.entries(world.files).map(([path, text]) => [path.slice(1), text])),
+  );
+  for (const folder of world.directories ?? []) mkdirSync(join(root, folder), { recursive: true });
+  return (text) => text.replace(/(?<![\w.])\/(repos|outside)\b/g, `${root}/$1`);
 }

@@ -28,3 +28,7 @@ export { collectOutput, expectSuccess, runCommand } from './command.ts';
 export type { PackedInstall, PackedPackage } from './pack.ts';
 /** Packs kit packages (and their outside dependencies) as a publish would, and installs them offline. */
 export { installPacked, packPackages, repoRoot } from './pack.ts';
+/** A running MCP judge, its answer to one call, and how it is started. */
+export type { JudgeAnswer, JudgeClient, StartJudgeOptions } from './judge-client.ts';
+/** Starts an MCP judge and speaks to it over stdio as Claude Code does; fills a handler's input template as the host does. */
+export { fillTemplate, startJudge } from './judge-client.ts';

@@ -45,7 +45,8 @@ export interface ReadToolInput {
   pages?: string;
 }
 
-const stringFields = [
+/** The payload's string fields (every field but `tool_input`), as readHookInput checks them. */
+export const stringFields = [
   'session_id',
   'transcript_path',
   'cwd',

@@ -1,0 +1,172 @@
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { JudgeModules } from '../src/mcp/judge-modules.ts';
+import { serveJudge } from '../src/mcp/judge-server.ts';
+import { judgeInput, payloadFromArguments } from '../src/mcp/payload-template.ts';
+
+const fixture = (name: string) => fileURLToPath(new URL(`fixtures/judges/${name}`, import.meta.url));
+
+/** Sends JSON-RPC lines to a judge serving `modules`, and returns its answers by id once stdin ends. */
+async function exchange(
+  modules: string[],
+  messages: object[],
+): Promise<Map<unknown, Record<string, unknown>>> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const chunks: Buffer[] = [];
+  output.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const served = serveJudge({ input, output, modules: new JudgeModules(modules), env: () => ({}) });
+  for (const message of messages) input.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  input.write('not json\n');
+  input.end();
+  await served;
+  const replies = Buffer.concat(chunks).toString('utf8').trimEnd().split('\n');
+  return new Map(replies.map((line) => JSON.parse(line)).map((reply) => [reply.id, reply]));
+}
+
+const call = (id: number, command: string, extra: object = {}) => ({
+  id,
+  method: 'tools/call',
+  params: {
+    name: 'judge',
+    arguments: {
+      ...judgeInput('stub-guard'),
+      payload: { tool_name: 'Bash', tool_input: JSON.stringify({ command }) },
+      ...extra,
+    },
+  },
+});
+
+describe('the judge server', () => {
+  test('the opening: discover refused, initialize answered with the asked version, no tools, notifications unanswered', async () => {
+    const replies = await exchange(
+      [fixture('stub-judge.cjs')],
+      [
+        { id: 1, method: 'server/discover', params: {} },
+        { id: 2, method: 'initialize', params: { protocolVersion: '2025-11-25' } },
+        { method: 'notifications/initialized' },
+        { id: 3, method: 'tools/list' },
+        { id: 4, method: 'ping' },
+      ],
+    );
+    expect(replies.get(1)?.error).toMatchObject({ code: -32601 });
+    expect(replies.get(2)?.result).toMatchObject({
+      protocolVersion: '2025-11-25',
+      capabilities: { tools: {} },
+    });
+    expect(replies.get(3)?.result).toEqual({ tools: [] });
+    expect(replies.get(4)?.result).toEqual({});
+    expect(replies.get(null)?.error).toMatchObject({ code: -32700 }); // the line that is not JSON
+    expect(replies.size).toBe(5);
+  });
+
+  test.for([
+    [
+      'a deny is its stdout as the text',
+      call(1, 'deny'),
+      { content: [{ type: 'text', text: '{"deny":true}\n' }] },
+    ],
+    ['no opinion is an empty content', call(1, 'ls'), { content: [] }],
+    [
+      'a refusal is an error answer carrying the reason',
+      call(1, 'refuse'),
+      { content: [{ type: 'text', text: 'stub-guard: refused' }], isError: true },
+    ],
+  ] as const)('%s', async ([, message, want]) => {
+    const replies = await exchange([fixture('stub-judge.cjs')], [message]);
+    expect(replies.get(1)?.result).toEqual(want);
+  });
+
+  test.for([
+    [
+      'an unknown guard',
+      [fixture('stub-judge.cjs')],
+      call(1, 'deny', { guard: 'other-guard' }),
+      /no judge module for other-guard/,
+    ],
+    ['a module that exports no judge', [fixture('not-a-judge.cjs')], call(1, 'deny'), /exports no `judge`/],
+    ['a module that is not there', [fixture('missing.cjs')], call(1, 'deny'), /Cannot find module/],
+    ['a relative module path', [], call(1, 'deny', { module: 'stub-judge.cjs' }), /absolute path/],
+    [
+      'another tool',
+      [fixture('stub-judge.cjs')],
+      { id: 1, method: 'tools/call', params: { name: 'other' } },
+      /no tool other/,
+    ],
+    ['no payload', [fixture('stub-judge.cjs')], call(1, 'deny', { payload: 'x' }), /no payload object/],
+  ] as const)(
+    '%s is an error answer (fail-open handlers let the call run, strict ones block)',
+    async ([, modules, message, text]) => {
+      const replies = await exchange([...modules], [message]);
+      const result = replies.get(1)?.result as { isError: boolean; content: { text: string }[] };
+      expect(result.isError).toBe(true);
+      expect(result.content[0]?.text).toMatch(text);
+    },
+  );
+
+  test('a module named by its path is loaded for the call, and must serve the guard named', async () => {
+    const replies = await exchange(
+      [],
+      [
+        call(1, 'deny', { module: fixture('stub-judge.cjs') }),
+        call(2, 'deny', { module: fixture('stub-judge.cjs'), guard: 'other-guard' }),
+      ],
+    );
+    expect(replies.get(1)?.result).toEqual({ content: [{ type: 'text', text: '{"deny":true}\n' }] });
+    expect(JSON.stringify(replies.get(2)?.result)).toContain('the module serves stub-guard, not other-guard');
+  });
+});
+
+describe('the payload rebuilt from the handler input', () => {
+  const template = judgeInput('g').payload;
+
+  test('the template names every field a guard reads, each as the host template', () => {
+    expect(Object.keys(template).sort()).toEqual([
+      'agent_id',
+      'agent_type',
+      'cwd',
+      'hook_event_name',
+      'permission_mode',
+      'session_id',
+      'tool_input',
+      'tool_name',
+      'tool_use_id',
+      'transcript_path',
+    ]);
+    for (const [field, value] of Object.entries(template)) expect(value).toBe(`\${${field}}`);
+  });
+
+  test.for([
+    [
+      'tool_input parsed back from its JSON text',
+      { tool_input: '{"command":"ls","timeout":5}' },
+      { tool_input: { command: 'ls', timeout: 5 } },
+    ],
+    ['a field the payload lacked ("") is dropped', { agent_id: '', cwd: '/r' }, { cwd: '/r' }],
+    [
+      'a sub-agent marker is kept',
+      { agent_id: 'a1', agent_type: 'general-purpose' },
+      { agent_id: 'a1', agent_type: 'general-purpose' },
+    ],
+    [
+      'tool_input that is no JSON stays a string (the protocol then drops it)',
+      { tool_input: '{oops' },
+      { tool_input: '{oops' },
+    ],
+    [
+      'tool_input already an object is kept',
+      { tool_input: { file_path: '/a.cs' } },
+      { tool_input: { file_path: '/a.cs' } },
+    ],
+  ] as const)('%s', ([, filled, want]) => {
+    expect(payloadFromArguments(filled)).toEqual(want);
+  });
+
+  test.for([['a string'], [null], [['an', 'array']]])(
+    'a payload that is no object (%j) gives null',
+    ([payload]) => {
+      expect(payloadFromArguments(payload)).toBeNull();
+    },
+  );
+});
