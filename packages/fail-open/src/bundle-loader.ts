@@ -134,8 +134,11 @@ function verdictServerFront(
 ): void {
   const fs = load('node:fs') as typeof import('node:fs');
   const handoffKey = Symbol.for('kit-hooks.front');
-  const maxStdinBytes = 4 * 1024 * 1024; // runHook's defaults: a larger payload or a slower one is
-  const stdinBudgetMs = 3000; // the body's to judge, as it would be without a server
+  // The largest cap a body may set (git-write-gate reads 64 MiB: a model can write a long
+  // description); the body's runHook applies its own cap to what the front hands it.
+  const maxStdinBytes = 64 * 1024 * 1024;
+  // runHook's default: a slower payload is the body's to judge, as it would be without a server.
+  const stdinBudgetMs = 3000;
   const startingFreshMs = 10_000; // a start marker younger than this: a server is on its way
   const defaultIdleSeconds = 600;
   const args = process.argv.slice(2);

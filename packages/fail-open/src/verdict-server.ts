@@ -39,7 +39,7 @@ export interface ServerRequest {
 /** The answer to one request: what the hook process would have written, and its exit status. */
 export type AnswerRequest = (request: ServerRequest) => Promise<HookOutput>;
 
-const maxRequestBytes = 16 * 1024 * 1024; // a 4 MiB payload and its environment, with room
+const maxRequestBytes = 65 * 1024 * 1024; // the front's 64 MiB payload cap and the named variables
 const maxPingBytes = 64 * 1024;
 const ownershipCheckMs = 1000; // how often the server checks the socket path is still its own
 // A change notice missed (an overflowing inotify queue) is made good within this.

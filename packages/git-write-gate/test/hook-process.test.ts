@@ -42,10 +42,8 @@ describe('the hook as a process', () => {
       stderr: '',
     });
   });
-  // hook.ts gives runHook a 64 MiB cap (spec step 3), but the bundle's front (fail-open's
-  // bundle-loader.ts, being rebuilt by another change) reads stdin first with its own 4 MiB cap and
-  // hands the body a payload cut short. Expected to fail until that cap is lifted: then flip it.
-  test.fails('a 5 MiB description is read whole: the write is still judged and denied', () => {
+  // hook.ts gives runHook a 64 MiB cap (spec step 3), and the bundle's front reads as much.
+  test('a 5 MiB description is read whole: the write is still judged and denied', () => {
     const payload = call('git push origin main', fixtures.managed);
     const large = {
       ...payload,
