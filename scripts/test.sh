@@ -7,6 +7,8 @@
 # it, so at the end it ends the servers it started, by that folder, and removes it. Nothing else on
 # the machine (another user's or another project's servers) is touched.
 run_temp=$(mktemp -d "${TMPDIR:-/tmp}/kt-XXXXXX")
+# Open as /tmp is (sticky, world-writable): some tests run a step as another user.
+chmod 1777 "$run_temp"
 export TMPDIR="$run_temp"
 root=$(cd "$(dirname "$0")/.." && pwd)
 finish() {

@@ -8,4 +8,6 @@ export const readsEnvironment: readonly string[] = [
   'EXIT_STATUS_GUARD_REGISTRY', // registry.ts (registryVariables): a registry file of the user's
   'PIPE_GUARD_REGISTRY', // its legacy name
   'TAGOUT_HOOKS_STRICT', // @kit/gate-approval's strict switch
+  'KIT_HOOKS_AUDIT', // @kit/gate-approval's audit log: its off-switch
+  'XDG_STATE_HOME', // @kit/gate-approval's audit log: where it is kept
 ];

@@ -10,4 +10,6 @@ export const readsEnvironment: readonly string[] = [
   'CDPATH', // effective-directory.ts
   'GIT_DIR', // shell-state.ts (gitVariables): where git looks
   'GIT_WORK_TREE',
+  'KIT_HOOKS_AUDIT', // @kit/gate-approval's audit log: its off-switch
+  'XDG_STATE_HOME', // @kit/gate-approval's audit log: where it is kept
 ];

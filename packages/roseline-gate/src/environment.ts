@@ -6,4 +6,6 @@
 export const readsEnvironment: readonly string[] = [
   'ROSELINE_GATE', // its switch (evaluate.ts)
   'TAGOUT_HOOKS_STRICT', // @kit/gate-approval's strict switch
+  'KIT_HOOKS_AUDIT', // @kit/gate-approval's audit log: its off-switch
+  'XDG_STATE_HOME', // @kit/gate-approval's audit log: where it is kept
 ];
