@@ -159,7 +159,13 @@ function chunkText(shell: Shell, stages: Statement[], chunk: Chunk): string {
  * captured stage's status in its own name. In `{ …; }` when the pipeline is joined by `&&` / `||`.
  */
 function splitPipeline(shell: Shell, split: Split): string {
-  const { stages, captured, names, log } = split;
+  const { stages, captured, names } = split;
+  // Asked for only when a stage's output goes through it: a probe of the disk otherwise unneeded.
+  let asked: LogPath | undefined;
+  const log = (): LogPath => {
+    asked ??= split.log();
+    return asked;
+  };
   const parts: string[] = [];
   let from = 0;
   let input: string | null = null;
@@ -171,7 +177,7 @@ function splitPipeline(shell: Shell, split: Split): string {
       parts.push(`${text}; ${names(k)}=$?`);
       input = null;
     } else {
-      const output = siblingLog(log, n);
+      const output = siblingLog(log(), n);
       parts.push(`${text} > ${output} 2>&1; ${names(k)}=$?`);
       input = output;
       n += 1;
@@ -182,7 +188,7 @@ function splitPipeline(shell: Shell, split: Split): string {
   if (from <= to) parts.push(chunkText(shell, stages, { from, to, input, strip: false }));
   // `$?` after it, and the status of a group, are the pipeline's own, as before.
   if (from > to && split.keep) parts.push(`(exit $${names(to)})`);
-  const body = `${n > 0 ? log.mkdir : ''}${parts.join('; ')}`;
+  const body = `${n > 0 ? log().mkdir : ''}${parts.join('; ')}`;
   return split.joined ? `{ ${body}; }` : body;
 }
 
@@ -191,7 +197,7 @@ interface Split {
   stages: Statement[];
   captured: number[];
   names: (k: number) => string;
-  log: LogPath;
+  log: LogPathProbe; // asked only when a stage's output goes through the log
   keep: boolean; // `$?` or a list reads the pipeline's status after it
   joined: boolean; // joined by && / || : the split goes in `{ …; }`
 }
@@ -261,7 +267,7 @@ export function pipestatusRewrite(shell: Shell, logPath: LogPathProbe): Rewrite 
     const readsStatus = readers.some((reader) => reader.params.includes('?'));
     const joined = isJoinedBefore(shell, first) || last.then === '&&' || last.then === '||';
     const keep = joined || readsStatus;
-    const text = splitPipeline(shell, { stages, captured, names, log: logPath(), keep, joined });
+    const text = splitPipeline(shell, { stages, captured, names, log: logPath, keep, joined });
     edits.push({ at: first.start, remove: last.end - first.start, text });
   }
   return { ok: true, value: liftToTop(shell.line, applyEdits(shell.source, edits)) };
