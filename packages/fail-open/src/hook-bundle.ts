@@ -143,6 +143,26 @@ export interface HookBundleOptions {
 export const hookBundle = (entry: Record<string, string>, options: HookBundleOptions = {}): Options => {
   const sections: Sections = new Map();
   return {
+    ...selfContained(entry),
+    esbuildPlugins: [embedMvdanAsData(sections)],
+    plugins: [wrapInLoader(sections, options)],
+  };
+};
+
+/**
+ * An MCP judge's files (`@kit/gate-approval`'s judge): a module exporting a guard's `judge` and the
+ * server that loads such modules, each one self-contained, minified CommonJS like the hook bundle,
+ * but loaded once per session rather than per call: mvdan-sh rides as a packed string, no loader,
+ * no sections.
+ */
+export const judgeBundle = (entry: Record<string, string>): Options => ({
+  ...selfContained(entry),
+  esbuildPlugins: [embedMvdanAsText],
+});
+
+// One minified CommonJS file per entry with every dependency inlined: what both presets share.
+function selfContained(entry: Record<string, string>): Options {
+  return {
     ...common,
     entry,
     format: ['cjs'],
@@ -151,8 +171,6 @@ export const hookBundle = (entry: Record<string, string>, options: HookBundleOpt
     sourcemap: false,
     minify: true,
     noExternal: [/.*/],
-    esbuildPlugins: [embedMvdanAsData(sections)],
-    plugins: [wrapInLoader(sections, options)],
     outExtension: () => ({ js: '.cjs' }),
   };
-};
+}
