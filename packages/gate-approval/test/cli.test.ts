@@ -13,7 +13,7 @@ describe('arguments', () => {
     const result = await cli(guard, ['--help'], where);
     expect(result.code).toBe(0);
     for (const text of [
-      'install [--host NAME] [--user|--project|--local] [--strict] [--monitor] [--dry-run]',
+      'install [--host NAME] [--user|--project|--local] [--strict] [--monitor] [--transport mcp|command] [--dry-run]',
       '--host claude (default), codex, gemini or copilot',
       'uninstall',
       "explain '<command>'",
@@ -41,7 +41,7 @@ describe('arguments', () => {
   test.for([
     [
       'install',
-      'usage: example-guard install [--host NAME] [--user|--project|--local] [--strict] [--monitor] [--dry-run]',
+      'usage: example-guard install [--host NAME] [--user|--project|--local] [--strict] [--monitor] [--transport mcp|command] [--dry-run]',
     ],
     ['uninstall', 'usage: example-guard uninstall [--host NAME] [--user|--project|--local] [--dry-run]'],
     ['explain', "usage: example-guard explain '<command>' [--cwd DIR] [--json]"],

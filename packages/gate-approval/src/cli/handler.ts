@@ -34,10 +34,11 @@ const bundleExtensions = ['.cjs', '.mjs', '.js'];
 /**
  * True for a handler this guard wrote, in any form it has had: exec form with its bundle
  * `<guard>.cjs` (or `.mjs`, `.js`) as an argument, a shell-form command naming that file,
- * or a command running `<guard> hook` (the bin).
+ * a command running `<guard> hook` (the bin), or an `mcp_tool` handler asking the judge for this guard.
  */
 export function isOwnHandler(guardName: string, handler: unknown): boolean {
   if (!isJsonObject(handler)) return false;
+  if (handler.type === 'mcp_tool') return isJsonObject(handler.input) && handler.input.guard === guardName;
   const files = bundleExtensions.map((extension) => `${guardName}${extension}`);
   const isBundle = (path: string): boolean => files.includes(baseName(path));
   if (Array.isArray(handler.args) && handler.args.some((arg) => typeof arg === 'string' && isBundle(arg))) {

@@ -5,6 +5,7 @@ import { placeBundle, readBundleSource, readExisting, undoPlaceBundle } from './
 import type { InstallChange } from './handler.ts';
 import { chooseHost, hostScopeLabel } from './host-choice.ts';
 import type { HostWiring } from './host-wiring.ts';
+import { enlistJudge, routeInstall } from './judge-route.ts';
 import { diffLines } from './line-diff.ts';
 import { fail, monitorNote, say, strictCostNote } from './output.ts';
 import { describePluginTwins, findEnabledPlugins } from './plugins.ts';
@@ -24,7 +25,7 @@ import { withSettingsLock } from './settings-lock.ts';
 export async function installCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
   const parsedArgs = parseArgs(argv, {
     flags: [...scopeFlags, '--strict', '--monitor', '--dry-run'],
-    options: ['--host'],
+    options: ['--host', '--transport'],
   });
   if (!parsedArgs.ok) return fail(io, `install: ${parsedArgs.message}; run \`${guard.name} --help\``);
   const parsed = parsedArgs.value;
@@ -36,8 +37,7 @@ export async function installCommand(guard: GuardDefinition, argv: string[], io:
   const scope = chosenScope.value;
   const chosenHost = chooseHost(parsed.options.get('--host'), scope, guard);
   if (!chosenHost.ok) return fail(io, `install: ${chosenHost.message}`);
-  const wiring = chosenHost.value;
-  const label = hostScopeLabel(wiring, scope);
+  const label = hostScopeLabel(chosenHost.value, scope);
   const strict = parsed.flags.has('--strict');
   if (strict && guard.strictMode !== true) {
     // onFailure block would make a crashed or killed hook block the call: the opposite of failing open.
@@ -46,14 +46,17 @@ export async function installCommand(guard: GuardDefinition, argv: string[], io:
       `install: ${guard.name} has no strict mode: it fails open on every doubt, so --strict does not apply`,
     );
   }
-  if (strict && wiring.strictUnsupported !== null)
-    return fail(io, `install: --strict cannot be kept on ${wiring.title}: ${wiring.strictUnsupported}`);
+  const host = chosenHost.value;
+  if (strict && host.strictUnsupported !== null)
+    return fail(io, `install: --strict cannot be kept on ${host.title}: ${host.strictUnsupported}`);
   const monitor = parsed.flags.has('--monitor');
-  if (monitor && wiring.host !== 'claude')
-    return fail(io, `install: --monitor is not yet on ${wiring.title}`);
-  const notes = [...(strict ? [strictCostNote] : []), ...(monitor ? [monitorNote(guard.name)] : [])];
-  const where = await wiring.locate(guard, scope, io);
-  const source = await readBundleSource(guard.bundle);
+  if (monitor && host.host !== 'claude') return fail(io, `install: --monitor is not yet on ${host.title}`);
+  const asked = { option: parsed.options.get('--transport'), strict, monitor };
+  const routed = await routeInstall(guard, host, scope, asked, io);
+  if (!routed.ok) return fail(io, `install: ${routed.message}`);
+  const { wiring, where, scopeWhere, bundle, server } = routed.value;
+  const notes = notesFor(guard, routed.value.line, strict, monitor);
+  const source = await readBundleSource(bundle);
   if (!source.ok) return fail(io, `install: ${source.message}`);
   const request: InstallRequest = { guard, wiring, where, strict, monitor, bytes: source.value };
 
@@ -67,6 +70,9 @@ export async function installCommand(guard: GuardDefinition, argv: string[], io:
     if (notes.length > 0) say(io, ...notes);
     return 0;
   }
+  // The server first: a handler naming a server that is not declared would leave every call unjudged.
+  const enlisted = server === undefined ? null : await enlistJudge(guard, scopeWhere, server, true, io);
+  if (enlisted !== null) return fail(io, `install: ${enlisted}; the settings were not changed`);
   if (first.value.change === 'unchanged' && first.value.bundleChange === 'unchanged') {
     say(io, `${guard.name} is already installed (${label}); nothing changed`, ...lines(first.value, io));
     if (notes.length > 0) say(io, ...notes);
@@ -192,4 +198,18 @@ async function warnOfPlugins(guard: GuardDefinition, where: ScopeLocations, io: 
 
 function sayAfterInstall(io: CliIO, lines: string[]): void {
   if (lines.length > 0) say(io, ...lines);
+}
+
+// The lines after what install did: the transport it chose, what --strict costs, what --monitor records.
+function notesFor(
+  guard: GuardDefinition,
+  transportLine: string,
+  strict: boolean,
+  monitor: boolean,
+): string[] {
+  return [
+    ...(transportLine === '' ? [] : [transportLine]),
+    ...(strict ? [strictCostNote] : []),
+    ...(monitor ? [monitorNote(guard.name)] : []),
+  ];
 }

@@ -4,6 +4,7 @@ import type { CliIO, GuardDefinition } from '../guard.ts';
 import { parseArgs } from './args.ts';
 import { chooseHost, hostScopeLabel } from './host-choice.ts';
 import type { HostWiring } from './host-wiring.ts';
+import { withdrawJudge } from './judge-route.ts';
 import { diffLines } from './line-diff.ts';
 import { fail, say } from './output.ts';
 import { type ScopeLocations, scopeFlags, scopeFromFlags } from './scope.ts';
@@ -64,6 +65,21 @@ export async function uninstallCommand(guard: GuardDefinition, argv: string[], i
 }
 
 async function uninstallFrom(
+  guard: GuardDefinition,
+  wiring: HostWiring,
+  where: ScopeLocations,
+  dryRun: boolean,
+  io: CliIO,
+): Promise<number> {
+  const code = await uninstallHandler(guard, wiring, where, dryRun, io);
+  if (code !== 0 || dryRun || wiring.host !== 'claude') return code;
+  // The MCP path's own files: the judge module and its place in the shared server's list.
+  const lines = await withdrawJudge(guard, where, io);
+  if (lines.length > 0) say(io, ...lines);
+  return 0;
+}
+
+async function uninstallHandler(
   guard: GuardDefinition,
   wiring: HostWiring,
   where: ScopeLocations,

@@ -18,13 +18,14 @@ function sharedCommands(guard: GuardDefinition): Record<string, CommandUsage> {
   const strict = guard.strictMode ? ' [--strict]' : '';
   return {
     install: {
-      synopsis: `install [--host NAME] [--user|--project|--local]${strict} [--monitor] [--dry-run]`,
+      synopsis: `install [--host NAME] [--user|--project|--local]${strict} [--monitor] [--transport mcp|command] [--dry-run]`,
       summary: `copy the hook bundle and add the ${guard.matcher} handler (default --user)`,
       details: [
         scopesLine,
         hostsLine(guard),
         'A project handler names its bundle as ${CLAUDE_PROJECT_DIR}/.claude/hooks/…, so the committed entry runs in every clone.',
         '--dry-run prints the change as a diff and writes nothing.',
+        'Claude Code, user or local scope: the mcp_tool path (one judge server per session, declared with `claude mcp add`, no process per call) when claude 2.1.332+ is on PATH, else the command hook; --transport chooses.',
         ...(guard.strictMode
           ? [
               '--strict adds "onFailure": "block": a hook the host kills or that crashes then blocks the call.',
