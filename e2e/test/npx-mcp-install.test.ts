@@ -1,0 +1,76 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { expectSuccess } from '@kit/test-kit';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { type ClaudeRun, findClaudeBinary, runClaude } from '../src/claude.ts';
+import { pathWith } from '../src/environment.ts';
+import { guardCases } from '../src/guard-cases.ts';
+import { runGuardCli } from '../src/kit.ts';
+import { deniedIds, describeRun } from '../src/scenario.ts';
+import { removeScratch, scratchDir, scratchRepo } from '../src/scratch.ts';
+
+const source = inject('kitSource');
+afterAll(removeScratch);
+
+const { tree } = guardCases.find((c) => c.guard === 'exit-status-guard') as (typeof guardCases)[number];
+const guards = ['exit-status-guard', 'git-write-gate'] as const;
+
+// Issue 25 item 3, as a user has it: `npx <guard> install` with Claude Code on PATH takes the MCP
+// path (user scope): both guards share one judge server, declared through `claude mcp add`; in the
+// real CLI the deny reaches the model and a silent call runs; uninstall gives the declaration back.
+describe('npx install takes the MCP path where Claude Code can take it', () => {
+  let home: string;
+  let project: string;
+  let run: ClaudeRun;
+  const place = () => ({ cwd: project, home, env: { PATH: pathWith(dirname(findClaudeBinary())) } });
+  beforeAll(async () => {
+    home = await scratchDir('npx-mcp-home');
+    project = await scratchRepo('npx-mcp', tree);
+    for (const guard of guards) {
+      const installed = expectSuccess(
+        `${guard} install --user`,
+        await runGuardCli(source, guard, ['install', '--user'], place()),
+      );
+      expect(installed.stdout).toMatch(/^transport: mcp_tool, through the session's judge server kit-judge/m);
+    }
+    run = await runClaude({
+      cwd: project,
+      home,
+      script: [
+        { name: 'Bash', input: { command: 'make test | tail -5', description: 'run the tests' } },
+        { name: 'Bash', input: { command: 'touch ran.txt', description: 'create a file' } },
+      ],
+    });
+  });
+
+  test('one server names both judge modules', () => {
+    const config = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8'));
+    const hooks = join(home, '.claude', 'hooks');
+    expect(config.mcpServers['kit-judge'].args).toEqual([
+      join(hooks, 'kit-judge.cjs'),
+      ...guards.map((guard) => join(hooks, `${guard}.judge.cjs`)),
+    ]);
+  });
+
+  test('the deny reaches the model through the mcp_tool handler; the silent call runs', () => {
+    const [piped, touch] = run.toolResults;
+    expect(piped?.input.command, describeRun(run)).toBe('make test | tail -5');
+    expect(piped?.isError).toBe(true);
+    expect(piped?.text).toContain('exit-status-guard: `make test`');
+    expect(deniedIds(run)).toEqual([piped?.toolUseId]);
+    expect(touch?.isError).toBe(false);
+    expect(existsSync(join(project, 'ran.txt'))).toBe(true);
+  });
+
+  test('uninstall of each: the server goes with the last guard, the settings file with the last handler', async () => {
+    for (const guard of guards)
+      expectSuccess(
+        `${guard} uninstall --user`,
+        await runGuardCli(source, guard, ['uninstall', '--user'], place()),
+      );
+    const config = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8'));
+    expect(config.mcpServers ?? {}).toEqual({});
+    expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(false);
+    expect(existsSync(join(home, '.claude', 'hooks', 'kit-judge.cjs'))).toBe(false);
+  });
+});
