@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { executable, tempDir, tempTree } from '@kit/test-kit';
@@ -163,6 +163,84 @@ describe.skipIf(claude === null)(
     });
   },
 );
+
+// A server that lists a tool and has no opinion: what doctor must catch (the model would see it).
+const toolListingServer = [
+  "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
+  '  const { id, method } = JSON.parse(line);',
+  '  if (id === undefined) return;',
+  "  const result = method === 'tools/list' ? { tools: [{ name: 'judge', inputSchema: { type: 'object' } }] } : method === 'tools/call' ? { content: [] } : { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'x', version: '0' } };",
+  "  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\\n');",
+  '});',
+  '',
+].join('\n');
+
+// Issue 25 item 3: doctor proves the MCP path end to end, through the same server command and the
+// same handler input; each way it can break is a FAIL line naming the fix.
+describe.skipIf(claude === null)('doctor on the MCP path', { timeout: 120_000 }, () => {
+  const hooks = (home: string) => join(home, '.claude', 'hooks');
+  test.for([
+    [
+      'as installed',
+      () => undefined,
+      0,
+      [
+        /^ok {3}server kit-judge: node /m,
+        /^ok {3}the server lists no tools: the model never sees kit-judge$/m,
+        /^ok {3}positive control denied through the judge server kit-judge, as the handler asks it$/m,
+      ],
+    ],
+    [
+      'the handler input edited',
+      (home: string) => {
+        const file = join(home, '.claude', 'settings.json');
+        writeFileSync(file, readFileSync(file, 'utf8').replace('${tool_input}', '${tool_input.command}'));
+      },
+      1,
+      [
+        /^FAIL the example-guard entry in .* is not the mcp_tool handler install writes .*: run `example-guard install --user` to upgrade it$/m,
+      ],
+    ],
+    [
+      'the judge module gone',
+      (home: string) => rmSync(join(hooks(home), 'example-guard.judge.cjs')),
+      1,
+      [/^FAIL the judge module .*example-guard\.judge\.cjs is missing: run `example-guard install --user`$/m],
+    ],
+    [
+      'the server no longer declared',
+      (home: string) => {
+        const file = join(home, '.claude.json');
+        const config = readJson(file);
+        delete config.mcpServers['kit-judge'];
+        writeFileSync(file, JSON.stringify(config)); // a scratch HOME: no Claude Code is running on it
+      },
+      1,
+      [
+        /^FAIL the handler names the MCP server kit-judge, which Claude Code has not declared for the user scope/m,
+      ],
+    ],
+    [
+      'a server that lists its tool and has no opinion',
+      (home: string) => writeFileSync(join(hooks(home), 'kit-judge.cjs'), toolListingServer),
+      1,
+      [
+        /^FAIL the server lists 1 tools: the model sees them$/m,
+        /^FAIL the positive control did not deny through the judge server kit-judge \(text ""\)$/m,
+      ],
+    ],
+  ] as const)('%s', async ([, edit, code, lines]) => {
+    const home = tempDir();
+    const cwd = tempTree();
+    const env = { PATH: pathWithClaude() };
+    const guard = mcpGuard();
+    expect((await cli(guard, ['install', '--user'], { cwd, home, env })).code).toBe(0);
+    edit(home);
+    const result = await cli(guard, ['doctor', '--user'], { cwd, home, env });
+    for (const line of lines) expect(result.stdout).toMatch(line);
+    expect(result.code, result.stdout).toBe(code);
+  });
+});
 
 // Where the setup cannot take the MCP path: the command hook, with the reason; `--transport mcp` refused with it.
 describe('install falls back to the command hook, and says why', () => {

@@ -1,6 +1,7 @@
 import type { Check } from './check.ts';
 import type { DoctorContext, DoctorPart, EntryReading, HookRun, Surroundings } from './doctor-part.ts';
 import { controlLines } from './hook-run-check.ts';
+import { readJudgeEntry } from './judge-doctor.ts';
 import type { InstalledEntry } from './host-wiring.ts';
 import {
   describePluginTwins,
@@ -65,6 +66,7 @@ async function surroundings(context: DoctorContext): Promise<Surroundings> {
 }
 
 async function readEntry(context: DoctorContext, entry: InstalledEntry): Promise<EntryReading> {
+  if (entry.handler.type === 'mcp_tool') return readJudgeEntry(context, entry);
   const { guard, where, hint } = context;
   const handler = entry.handler;
   const args = Array.isArray(handler.args) ? handler.args : null;

@@ -7,6 +7,8 @@ import { readSwitch } from '../switches.ts';
 import type { Check } from './check.ts';
 import { runProcess } from './run-process.ts';
 
+type PositiveControl = Awaited<ReturnType<GuardDefinition['positiveControl']>>;
+
 /** How the host starts the installed hook: the program, its arguments, the handler's timeout. */
 export interface InstalledRun {
   command: string; // 'node' (exec form) or '/bin/bash' (a shell-form host)
@@ -28,27 +30,12 @@ export async function runPositiveControl(
   adapter: HostAdapter,
   run: InstalledRun,
 ): Promise<Check> {
-  let scratch: string | null = null;
-  let control: Awaited<ReturnType<GuardDefinition['positiveControl']>>;
-  try {
-    scratch = await mkdtemp(join(tmpdir(), `${guard.name}-control-`));
-    control = await guard.positiveControl(scratch);
-  } catch (error) {
-    if (scratch !== null) await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
-    return {
-      ok: false,
-      text: `the positive control could not be set up: ${error instanceof Error ? error.message : String(error)}`,
-    };
-  }
   const shown = run.shown ?? `${run.command} ${run.args.join(' ')}`;
-  try {
+  return withPositiveControl(guard, async (control) => {
     const payload = adapter.payloadOf(control.payload);
     if (payload === null)
       return { ok: false, text: `the positive control has no ${adapter.title} payload (${guard.matcher})` };
-    const cwd =
-      typeof control.payload.cwd === 'string' && (await isFolder(control.payload.cwd))
-        ? control.payload.cwd
-        : run.io.cwd;
+    const cwd = await controlCwd(control, run.io);
     const result = await runProcess(
       run.command,
       run.args,
@@ -59,19 +46,53 @@ export async function runPositiveControl(
     );
     if (result.exitCode === 0 && adapter.isDenyOutput(result.stdout))
       return { ok: true, text: `positive control denied through \`${shown}\`` };
-    const off = guard.switches
-      .filter((s) => readSwitch(run.io.env, s.name, s.legacyNames) === 'off')
-      .map((s) => `${s.name}=off is set`);
     const detail = result.timedOut
       ? `timed out after ${run.timeoutMs / 1000} s`
       : `exit ${result.exitCode ?? result.signal}, stdout ${JSON.stringify(result.stdout.trim().slice(0, 120))}, stderr ${JSON.stringify((result.stderr.trim().split('\n')[0] ?? '').slice(0, 160))}`;
     return {
       ok: false,
-      text: `the positive control did not deny through the installed command (${detail})${off.length > 0 ? `; ${off.join(', ')}` : ''}`,
+      text: `the positive control did not deny through the installed command (${detail})${offSwitches(guard, run.io)}`,
     };
+  });
+}
+
+/** The guard's positive control set up in a scratch folder of its own, handed to `use`, then cleaned away. */
+export async function withPositiveControl(
+  guard: GuardDefinition,
+  use: (control: PositiveControl) => Promise<Check>,
+): Promise<Check> {
+  let scratch: string | null = null;
+  let control: PositiveControl;
+  try {
+    scratch = await mkdtemp(join(tmpdir(), `${guard.name}-control-`));
+    control = await guard.positiveControl(scratch);
+  } catch (error) {
+    if (scratch !== null) await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
+    return {
+      ok: false,
+      text: `the positive control could not be set up: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  try {
+    return await use(control);
   } finally {
     await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/** The control's own cwd when it is a folder, else where doctor runs. */
+export async function controlCwd(control: PositiveControl, io: CliIO): Promise<string> {
+  return typeof control.payload.cwd === 'string' && (await isFolder(control.payload.cwd))
+    ? control.payload.cwd
+    : io.cwd;
+}
+
+/** `; X=off is set` for each of the guard's switches that is off, or '': why a control may not deny. */
+export function offSwitches(guard: GuardDefinition, io: CliIO): string {
+  const off = guard.switches
+    .filter((s) => readSwitch(io.env, s.name, s.legacyNames) === 'off')
+    .map((s) => `${s.name}=off is set`);
+  return off.length > 0 ? `; ${off.join(', ')}` : '';
 }
 
 async function isFolder(path: string): Promise<boolean> {
