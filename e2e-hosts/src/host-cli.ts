@@ -37,6 +37,8 @@ export interface HostRunOptions {
   env?: Record<string, string>; // over the CLI's environment (PATH, TAGOUT_HOOKS_STRICT)
   /** Codex only: pass --dangerously-bypass-hook-trust (default true; false needs the hook trusted). */
   bypassHookTrust?: boolean;
+  /** Codex only: TOML tables for config.toml after the model provider (`[mcp_servers.x]`). */
+  codexTables?: string;
   timeoutMs?: number;
 }
 
@@ -139,7 +141,7 @@ export async function prepareHostHome(host: Host, home: string): Promise<void> {
 
 // Codex reads its model provider from config.toml; top-level keys must come before any table, and
 // the trust tables codex itself appends ([hooks.state."…"]) must survive a run's new port.
-async function writeCodexConfig(home: string, apiUrl: string): Promise<void> {
+async function writeCodexConfig(home: string, apiUrl: string, tables = ''): Promise<void> {
   const file = join(home, '.codex', 'config.toml');
   const provider = [
     'model = "gpt-5.5"',
@@ -158,8 +160,8 @@ async function writeCodexConfig(home: string, apiUrl: string): Promise<void> {
     '',
   ].join('\n');
   const current = existsSync(file) ? await readFile(file, 'utf8') : '';
-  const tables = current.indexOf('\n[hooks.state');
-  await writeFile(file, provider + (tables === -1 ? '' : current.slice(tables + 1)));
+  const trust = current.indexOf('\n[hooks.state');
+  await writeFile(file, provider + tables + (trust === -1 ? '' : current.slice(trust + 1)));
 }
 
 /** The shared folder Copilot unpacks its 235 MB package into on first start (set by the global setup). */
@@ -184,7 +186,7 @@ export async function runHost(host: Host, options: HostRunOptions): Promise<Host
     let args: string[];
     switch (host) {
       case 'codex':
-        await writeCodexConfig(options.home, api.url);
+        await writeCodexConfig(options.home, api.url, options.codexTables);
         env.STANDIN_API_KEY = 'sk-e2e-loopback';
         // --disable plugins: otherwise it looks up plugins on github.com at start.
         args = [
