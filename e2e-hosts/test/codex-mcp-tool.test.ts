@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeScratch, scratchDir, scratchRepo } from '@kit/e2e/src/scratch.ts';
+import { judgeInput } from '@kit/gate-approval';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { describeRun, type HostRun, runHost } from '../src/host-cli.ts';
 
@@ -35,23 +36,17 @@ const loggingServer = (log: string) =>
     '',
   ].join('\n');
 
-// The payload fields the kit's template names (gate-approval: stringFields and tool_input), and those
-// a main-thread Codex call always has (no transcript_path in a sub-agent's, no agent_* in the main one's).
-const kitFields = [
-  'session_id',
-  'transcript_path',
-  'cwd',
-  'hook_event_name',
-  'permission_mode',
-  'agent_id',
-  'agent_type',
-  'tool_name',
-  'tool_use_id',
-  'tool_input',
-];
-const mainThreadFields = kitFields.filter(
-  (field) => !field.startsWith('agent_') && field !== 'transcript_path',
-);
+// The kit's own handler input (gate-approval's judgeInput), and the same without the fields a
+// main-thread Codex call lacks (agent_id, agent_type: a sub-agent's marker; transcript_path).
+const kitInput = judgeInput('exit-status-guard');
+const mainThreadInput = {
+  ...kitInput,
+  payload: Object.fromEntries(
+    Object.entries(kitInput.payload).filter(
+      ([field]) => !field.startsWith('agent_') && field !== 'transcript_path',
+    ),
+  ),
+};
 
 interface Trial {
   run: HostRun;
@@ -59,8 +54,8 @@ interface Trial {
   requests: { method: string; params?: { name?: string; arguments?: { payload?: unknown } } }[];
 }
 
-/** One codex run whose hook names the logging server's tool with `fields` templated, the model running `touch ran.txt`. */
-async function trial(fields: string[]): Promise<Trial> {
+/** One codex run whose hook asks the logging server's tool with `input`, the model running `touch ran.txt`. */
+async function trial(input: object): Promise<Trial> {
   const home = await scratchDir('codex-mcp-home');
   const project = await scratchRepo('codex-mcp');
   const log = join(home, 'server.log');
@@ -71,10 +66,7 @@ async function trial(fields: string[]): Promise<Trial> {
     type: 'mcp_tool',
     server: 'kit-judge',
     tool: 'judge',
-    input: {
-      guard: 'exit-status-guard',
-      payload: Object.fromEntries(fields.map((field) => [field, `\${${field}}`])),
-    },
+    input,
     timeout: 5,
   };
   await writeFile(
@@ -92,15 +84,15 @@ async function trial(fields: string[]): Promise<Trial> {
 }
 
 describe('codex 0.171: an mcp_tool PreToolUse handler over an MCP server codex has', () => {
-  let fields: Trial;
+  let mainThread: Trial;
   let kit: Trial;
   beforeAll(async () => {
-    fields = await trial(mainThreadFields);
-    kit = await trial(kitFields);
+    mainThread = await trial(mainThreadInput);
+    kit = await trial(kitInput);
   });
 
   test('codex calls the tool over the connection it has, and the deny reaches the model: the command never runs', () => {
-    const { run, project, requests } = fields;
+    const { run, project, requests } = mainThread;
     expect(
       requests.map((request) => request.method),
       describeRun(run),
@@ -112,10 +104,10 @@ describe('codex 0.171: an mcp_tool PreToolUse handler over an MCP server codex h
   });
 
   test('the template as codex fills it: the fields its payload has, tool_input an object (Claude Code: JSON text)', () => {
-    const call = fields.requests.find((request) => request.method === 'tools/call');
+    const call = mainThread.requests.find((request) => request.method === 'tools/call');
     expect(call?.params?.name).toBe('judge');
     expect(call?.params?.arguments?.payload, JSON.stringify(call)).toMatchObject({
-      cwd: fields.project,
+      cwd: mainThread.project,
       hook_event_name: 'PreToolUse',
       tool_name: 'Bash',
       tool_input: { command: 'touch ran.txt' },

@@ -31,6 +31,15 @@ interface Row {
   absent?: RegExp[];
 }
 
+/** The host's file cut short: one FAIL line, and no control run through it. */
+const notJson = (host: Host): Row => ({
+  host,
+  edit: () => '{ "hooks": ',
+  code: 1,
+  present: [/^FAIL .*settings\.json is not valid JSON/m],
+  absent: [/positive control/],
+});
+
 const rows: Record<string, Row> = {
   'claude: as installed, the control denies': {
     host: 'claude',
@@ -42,20 +51,8 @@ const rows: Record<string, Row> = {
     code: 0,
     present: [/^ok {3}positive control denied through `node /m],
   },
-  'claude: a file that is not JSON': {
-    host: 'claude',
-    edit: () => '{ "hooks": ',
-    code: 1,
-    present: [/^FAIL .*settings\.json is not valid JSON/m],
-    absent: [/positive control/],
-  },
-  'gemini: a file that is not JSON': {
-    host: 'gemini',
-    edit: () => '{ "hooks": ',
-    code: 1,
-    present: [/^FAIL .*settings\.json is not valid JSON/m],
-    absent: [/positive control/],
-  },
+  'claude: a file that is not JSON': notJson('claude'),
+  'gemini: a file that is not JSON': notJson('gemini'),
   'gemini: the handler twice': {
     host: 'gemini',
     edit: (text) => {
