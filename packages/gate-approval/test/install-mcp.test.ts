@@ -161,6 +161,21 @@ describe.skipIf(claude === null)(
       );
       expect(existsSync(join(home, '.claude.json'))).toBe(false);
     });
+
+    test('from the MCP path to the command hook: the server lets the guard go, its judge module goes', async () => {
+      const home = tempDir();
+      const where = { cwd: tempTree(), home, env: { PATH: pathWithClaude() } };
+      const guard = mcpGuard();
+      await cli(guard, ['install', '--user'], where);
+      const switched = await cli(guard, ['install', '--user', '--transport', 'command'], where);
+      expect(switched.code).toBe(0);
+      expect(switched.stdout).toContain(
+        `  judge    ${join(home, '.claude', 'hooks', 'example-guard.judge.cjs')} (removed)`,
+      );
+      expect(servers(home)).toEqual({});
+      expect(readdirSync(join(home, '.claude', 'hooks')).sort()).toEqual(['example-guard.mjs']);
+      expect(readJson(join(home, '.claude', 'settings.json')).hooks.PreToolUse[0].hooks).toHaveLength(1);
+    });
   },
 );
 

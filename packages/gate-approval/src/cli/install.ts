@@ -5,7 +5,7 @@ import { placeBundle, readBundleSource, readExisting, undoPlaceBundle } from './
 import type { InstallChange } from './handler.ts';
 import { chooseHost, hostScopeLabel } from './host-choice.ts';
 import type { HostWiring } from './host-wiring.ts';
-import { enlistJudge, routeInstall } from './judge-route.ts';
+import { enlistJudge, routeInstall, withdrawJudge } from './judge-route.ts';
 import { diffLines } from './line-diff.ts';
 import { fail, monitorNote, say, strictCostNote } from './output.ts';
 import { describePluginTwins, findEnabledPlugins } from './plugins.ts';
@@ -97,8 +97,8 @@ export async function installCommand(guard: GuardDefinition, argv: string[], io:
   say(io, `installed ${guard.name} (${label})`, ...lines(plan, io));
   if (notes.length > 0) say(io, ...notes);
   sayAfterInstall(io, wiring.afterInstall(scope));
-  // Plugins are Claude Code's: only its settings can wire a guard twice that way.
-  if (wiring.host === 'claude') await warnOfPlugins(guard, where, io);
+  // Plugins and the judge server are Claude Code's: only its settings can wire a guard twice that way.
+  if (wiring.host === 'claude') await afterClaudeWrite(guard, scopeWhere, server === undefined, io);
   return 0;
 }
 
@@ -188,6 +188,19 @@ function lines(plan: InstallPlan, io: CliIO): string[] {
     `  settings ${where.settingsPath}${through} (handler ${plan.change}${backup})`,
   );
   return result;
+}
+
+// After a write to Claude Code's settings: a plugin that also runs the guard is warned of, and on the
+// command path a judge server that still names the guard's module (an earlier MCP install) lets it go.
+async function afterClaudeWrite(
+  guard: GuardDefinition,
+  where: ScopeLocations,
+  commandPath: boolean,
+  io: CliIO,
+): Promise<void> {
+  await warnOfPlugins(guard, where, io);
+  const withdrawn = commandPath ? await withdrawJudge(guard, where, io) : [];
+  if (withdrawn.length > 0) say(io, ...withdrawn);
 }
 
 async function warnOfPlugins(guard: GuardDefinition, where: ScopeLocations, io: CliIO): Promise<void> {
