@@ -62,6 +62,15 @@ describe('npx install takes the MCP path where Claude Code can take it', () => {
     expect(existsSync(join(project, 'ran.txt'))).toBe(true);
   });
 
+  test('doctor proves the path: the server as declared lists no tools and denies the positive control', async () => {
+    const doctor = await runGuardCli(source, 'exit-status-guard', ['doctor', '--user'], place());
+    expect(doctor.exitCode, doctor.stdout + doctor.stderr).toBe(0);
+    expect(doctor.stdout).toMatch(/^ok {3}the server lists no tools: the model never sees kit-judge$/m);
+    expect(doctor.stdout).toMatch(
+      /^ok {3}positive control denied through the judge server kit-judge, as the handler asks it$/m,
+    );
+  });
+
   test('uninstall of each: the server goes with the last guard, the settings file with the last handler', async () => {
     for (const guard of guards)
       expectSuccess(
