@@ -162,6 +162,22 @@ describe.skipIf(claude === null)(
       expect(existsSync(join(home, '.claude.json'))).toBe(false);
     });
 
+    test('a kit-judge server the user declared is left alone: install refuses, nothing written', async () => {
+      const home = tempDir();
+      const where = { cwd: tempTree(), home, env: { PATH: pathWithClaude() } };
+      writeFileSync(
+        join(home, '.claude.json'),
+        JSON.stringify({ mcpServers: { 'kit-judge': { command: 'mine', args: ['--x'] } } }),
+      );
+      const result = await cli(mcpGuard(), ['install', '--user'], where);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        'install: a server named kit-judge that install did not write is declared (mine --x); left as it is; the settings were not changed\n',
+      );
+      expect(servers(home)['kit-judge']).toEqual({ command: 'mine', args: ['--x'] });
+      expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(false);
+    });
+
     test('from the MCP path to the command hook: the server lets the guard go, its judge module goes', async () => {
       const home = tempDir();
       const where = { cwd: tempTree(), home, env: { PATH: pathWithClaude() } };

@@ -49,6 +49,8 @@ export async function enlistJudge(
   const { module, program } = judgeLocations(guard, where);
   const locked = await withSettingsLock(program, async (): Promise<string | null> => {
     const declared = await readJudgeServer(server, io);
+    if (declared !== null && declared.args[0] !== program)
+      return `a server named ${judgeServerName} that install did not write is declared (${declared.command} ${declared.args.join(' ')}); left as it is`;
     if (!present && !judgeModulesOf(declared).includes(module)) return null;
     if (present) {
       try {
