@@ -1,6 +1,7 @@
 import type { Options } from 'tsup';
-import { library } from '../../tsup.base.ts';
+import { judgeBundle, library } from '../../tsup.base.ts';
 
 // Annotated rather than `defineConfig(...)`: isolatedDeclarations cannot infer a default export's type.
-const config: Options[] = [library(['src/index.ts'])];
+// dist/judge-plugin.cjs is the kit-judge plugin's server (.mcp.json): self-contained, as a plugin runs it.
+const config: Options[] = [library(['src/index.ts']), judgeBundle({ 'judge-plugin': 'src/judge-plugin.ts' })];
 export default config;

@@ -1,3 +1,4 @@
+import { InstalledGuards, judgePluginPlace } from './installed-guards.ts';
 import { JudgeModules } from './judge-modules.ts';
 import { serveJudge } from './judge-server.ts';
 
@@ -10,5 +11,23 @@ import { serveJudge } from './judge-server.ts';
  */
 export async function runJudgeProcess(judgeModules: readonly string[]): Promise<void> {
   await serveJudge({ input: process.stdin, output: process.stdout, modules: new JudgeModules(judgeModules) });
+  process.exit(0);
+}
+
+/**
+ * The kit-judge plugin's process entry (`@kit/gate-approval`'s dist/judge-plugin.cjs): the one judge
+ * of a session, serving every kit guard plugin installed beside it. It warms up the judge module of
+ * each guard plugin of its marketplace that Claude Code installed, and each call finds its module by
+ * the plugin its handler names (see InstalledGuards), keyed by path: a guard updated in the
+ * session's course is loaded beside the old one at its next call, the other guards untouched.
+ */
+export async function runPluginJudge(): Promise<void> {
+  const guards = new InstalledGuards(judgePluginPlace(process.env));
+  await serveJudge({
+    input: process.stdin,
+    output: process.stdout,
+    modules: new JudgeModules(guards.installedModules()),
+    locate: (plugin, guard) => guards.moduleOf(plugin, guard),
+  });
   process.exit(0);
 }

@@ -20,6 +20,8 @@ export interface JudgeServerOptions {
   modules: JudgeModules;
   /** The environment each call is judged in: the session's, read at the call (default process.env). */
   env?: () => Record<string, string | undefined>;
+  /** The judge module of a call that names its plugin (`plugin`) and no module: the judge plugin's discovery. */
+  locate?: (plugin: string, guard: string) => string | undefined;
 }
 
 /**
@@ -61,7 +63,7 @@ async function dispatch(
       return { result: { tools: [] } };
     case 'tools/call':
       loadOnce();
-      return { result: await callResult(params, options.modules, env()) };
+      return { result: await callResult(params, options, env()) };
     default:
       // server/discover included: its error makes the client fall back to initialize.
       return message.id === undefined
@@ -81,19 +83,41 @@ function initializeResult(params: JsonObject): JsonObject {
 
 async function callResult(
   params: JsonObject,
-  modules: JudgeModules,
+  options: JudgeServerOptions,
   env: Record<string, string | undefined>,
 ): Promise<JsonObject> {
   const args = isJsonObject(params.arguments) ? params.arguments : {};
   if (params.name !== judgeToolName) return failed(`no tool ${String(params.name)}`);
   if (typeof args.guard !== 'string') return failed('the call names no guard');
-  const module = typeof args.module === 'string' ? args.module : undefined;
-  const found = modules.find(args.guard, module);
+  const found = options.modules.find(args.guard, moduleOfCall(args, args.guard, options.locate));
   if (!('judge' in found))
     return failed(`${args.guard} could not be loaded from ${found.module}: ${found.message}`);
   const payload = payloadFromArguments(args.payload);
   if (payload === null) return failed('the call carries no payload object');
-  return asToolResult(await found.judge(JSON.stringify(payload), env));
+  return asToolResult(await found.judge(JSON.stringify(payload), strictness(args, env)));
+}
+
+/** The module a call names (`module`), else the one its plugin's install holds (`plugin`), else none: the guard's started module. */
+function moduleOfCall(
+  args: JsonObject,
+  guard: string,
+  locate: JudgeServerOptions['locate'],
+): string | undefined {
+  if (typeof args.module === 'string') return args.module;
+  if (typeof args.plugin === 'string' && locate !== undefined) return locate(args.plugin, guard);
+  return undefined;
+}
+
+/**
+ * A strict handler (`"strict": true` in its input: the git-write-gate-strict plugin's) is judged
+ * with the strict switch on, whatever the session has, as the strict command hook's launcher sets
+ * it; any other call keeps the session's own switch.
+ */
+function strictness(
+  args: JsonObject,
+  env: Record<string, string | undefined>,
+): Record<string, string | undefined> {
+  return args.strict === true ? { ...env, TAGOUT_HOOKS_STRICT: '1' } : env;
 }
 
 /**
