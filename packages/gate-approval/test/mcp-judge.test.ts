@@ -127,7 +127,7 @@ describe('the judge server', () => {
 
 describe("a plugin handler's call: the strict switch and the plugin's module", () => {
   const textOf = (reply: Record<string, unknown> | undefined) =>
-    (reply?.result as { content: { text: string }[] }).content[0]?.text;
+    (reply?.result as { content: { text: string }[] } | undefined)?.content[0]?.text;
 
   test.for([
     [
