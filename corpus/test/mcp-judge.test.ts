@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { bashPayload, type HookInput, judgeInput, readPayload } from '@kit/gate-approval';
+import { bashPayload, claudeCode, type HookInput, judgeInput, readPayload } from '@kit/gate-approval';
 import * as gitWriteGate from '@kit/git-write-gate';
 import {
   executable,
@@ -27,7 +27,7 @@ import { readCommands } from '../src/commands.ts';
 // environment and folder, each side its own temp folder (roseline-gate's escape keeps state there).
 // The judge gets each call through the handler's shipped `input` template, filled as the host fills
 // it; the hook gets the host's whole payload. A refusal (exit 2, the reason on stderr) is the
-// judge's isError answer carrying the reason.
+// judge's deny carrying the reason (an isError answer's text never reaches the model).
 const require = createRequire(import.meta.url);
 const guards = ['exit-status-guard', 'git-write-gate', 'roseline-gate'] as const;
 type Guard = (typeof guards)[number];
@@ -58,7 +58,7 @@ interface Session {
 /** What a command hook's run is as the judge's answer. */
 function expectedAnswer(run: { exitCode: number | null; stdout: string; stderr: string }) {
   return run.exitCode === 2
-    ? { text: run.stderr.trimEnd(), isError: true }
+    ? { text: claudeCode.encode({ kind: 'deny', reason: run.stderr.trimEnd() }).stdout, isError: false }
     : { text: run.stdout, isError: false };
 }
 

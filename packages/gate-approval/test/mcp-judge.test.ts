@@ -76,9 +76,16 @@ describe('the judge server', () => {
     ],
     ['no opinion is an empty content', call(1, 'ls'), { content: [] }],
     [
-      'a refusal is an error answer carrying the reason',
+      'a refusal is a deny carrying the reason (an isError answer would hide it from the model)',
       call(1, 'refuse'),
-      { content: [{ type: 'text', text: 'stub-guard: refused' }], isError: true },
+      {
+        content: [
+          {
+            type: 'text',
+            text: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"stub-guard: refused"}}\n',
+          },
+        ],
+      },
     ],
   ] as const)('%s', async ([, message, want]) => {
     const replies = await exchange([fixture('stub-judge.cjs')], [message]);

@@ -1,5 +1,6 @@
 import type { HookOutput, JsonObject } from '@kit/fail-open';
 import { isJsonObject } from '@kit/fail-open';
+import { encodeVerdict } from '../hosts/claude-code.ts';
 import { type RpcAnswer, type RpcMessage, rpcErrors, serveLines } from './json-rpc-lines.ts';
 import type { JudgeModules } from './judge-modules.ts';
 import { memoryKeeper } from './memory-keeper.ts';
@@ -122,12 +123,16 @@ function strictness(
 
 /**
  * A command hook's output as the tool's answer. The host reads the text as the hook's stdout: a
- * deny's JSON denies, an empty answer is no opinion. A refusal (a strict guard's exit 2, the
- * reason on stderr) has no stdout form, so it is an error answer carrying the reason: the strict
- * plugin's `"onFailure": "block"` blocks the call on it, as exit 2 blocks a command hook's.
+ * deny's JSON denies, an empty answer is no opinion. A refusal (a strict guard's exit 2, the reason
+ * on stderr) has no stdout form, and an isError answer would lose its reason (Claude Code 2.1.332
+ * tells the model only that the MCP tool failed): it is answered as a deny carrying the reason, so
+ * it blocks on every handler, as exit 2 blocks every command hook, and the model reads why.
  */
 export function asToolResult(output: HookOutput): JsonObject {
-  if (output.exitCode === 2) return failed(output.stderr.trimEnd());
+  if (output.exitCode === 2) {
+    const refusal = encodeVerdict({ kind: 'deny', reason: output.stderr.trimEnd() });
+    return { content: [{ type: 'text', text: refusal.stdout }] };
+  }
   return { content: output.stdout === '' ? [] : [{ type: 'text', text: output.stdout }] };
 }
 
