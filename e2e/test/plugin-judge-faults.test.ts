@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { judgeInput } from '@kit/gate-approval';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
@@ -128,5 +128,34 @@ describe('after the judge was killed, the next call is judged again (the host re
     expect(pids[1]).toBeDefined();
     expect(pids[1]).not.toBe(pids[0]);
     expect(existsSync(join(session.project, 'ping.ran'))).toBe(false);
+  });
+});
+
+// Never silent: the kit-judge plugin's UserPromptSubmit hook tells the user once when the judge is
+// not running in the session. Here its server cannot start (its entry removed from the unpacked
+// judge plugin), so no handler gets a verdict; the notice reaches the run as the hook's systemMessage.
+describe('a judge that never started is said to the user', () => {
+  test('the prompt hook prints the notice; with the judge running (positive control) it prints none', async () => {
+    const runs = await Promise.all(
+      (['judge removed', 'judge running'] as const).map(async (state) => {
+        const { judgeDir, guardDir } = await unpackedPlugin(source, 'exit-status-guard');
+        if (state === 'judge removed') await rm(join(judgeDir, 'dist', 'judge-plugin.cjs'));
+        const project = await scratchRepo(`judge-notice-${state.split(' ')[1]}`, {
+          Makefile: 'test:\n\techo ok\n',
+        });
+        return runClaude({
+          cwd: project,
+          home: await scratchDir('judge-notice-home'),
+          script: [{ name: 'Bash', input: { command: 'make test | tail -5', description: 'tests' } }],
+          args: ['--plugin-dir', judgeDir, '--plugin-dir', guardDir, '--include-hook-events'],
+        });
+      }),
+    );
+    const notices = runs.map((run) =>
+      JSON.stringify(run.events).includes('MCP judge (plugin:kit-judge:judge) is not running'),
+    );
+    expect(notices, describeRun(runs[0] as ClaudeRun)).toEqual([true, false]);
+    // And the guard: unjudged without the judge, denied with it.
+    expect(runs.map((run) => run.permissionDenials.length)).toEqual([0, 1]);
   });
 });

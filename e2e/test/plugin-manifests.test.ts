@@ -83,14 +83,36 @@ describe.for(guardCases)('$guard ships its plugin', (guardCase) => {
 describe('@kit/gate-approval ships the kit-judge plugin', () => {
   const dir = packageDir(JUDGE_PACKAGE);
 
-  test('plugin.json names kit-judge at the package version; .mcp.json declares one server, judge, on the bundled entry', async () => {
+  test('plugin.json names kit-judge at the package version; .mcp.json declares one server, judge, on the bundled entry with a small young generation', async () => {
     const manifest = await readJson(join(dir, 'package.json'));
     expect(await readJson(join(dir, '.claude-plugin', 'plugin.json'))).toMatchObject({
       name: 'kit-judge',
       version: manifest.version,
     });
     expect(await readJson(join(dir, '.mcp.json'))).toEqual({
-      mcpServers: { judge: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/dist/judge-plugin.cjs'] } },
+      mcpServers: {
+        judge: {
+          command: 'node',
+          args: ['--max-semi-space-size=1', '${CLAUDE_PLUGIN_ROOT}/dist/judge-plugin.cjs'],
+        },
+      },
+    });
+  });
+
+  test('hooks/hooks.json: one UserPromptSubmit command hook, the judge watch (never a PreToolUse one)', async () => {
+    expect((await readJson(join(dir, 'hooks', 'hooks.json'))).hooks).toEqual({
+      UserPromptSubmit: [
+        {
+          hooks: [
+            {
+              type: 'command',
+              command: 'node',
+              args: ['${CLAUDE_PLUGIN_ROOT}/dist/judge-watch.cjs'],
+              timeout: 10,
+            },
+          ],
+        },
+      ],
     });
   });
 
@@ -101,19 +123,24 @@ describe('@kit/gate-approval ships the kit-judge plugin', () => {
       expect.arrayContaining([
         'package/.claude-plugin/plugin.json',
         'package/.mcp.json',
+        'package/hooks/hooks.json',
         'package/dist/judge-plugin.cjs',
+        'package/dist/judge-watch.cjs',
       ]),
     );
   });
 
-  test('claude plugin validate --strict passes and lists the server', async () => {
+  test('claude plugin validate --strict passes and lists the server and the prompt hook', async () => {
     const result = await runClaudeCommand(
       ['plugin', 'validate', '--strict', dir],
       await scratchDir('kit-judge-validate'),
     );
     expect(result.exitCode, shown(result)).toBe(0);
     expect(result.stdout).toContain(
-      'mcpServers: judge stdio node ["${CLAUDE_PLUGIN_ROOT}/dist/judge-plugin.cjs"]',
+      'mcpServers: judge stdio node ["--max-semi-space-size=1","${CLAUDE_PLUGIN_ROOT}/dist/judge-plugin.cjs"]',
+    );
+    expect(result.stdout).toContain(
+      'hooks: UserPromptSubmit command node ["${CLAUDE_PLUGIN_ROOT}/dist/judge-watch.cjs"]',
     );
   });
 });

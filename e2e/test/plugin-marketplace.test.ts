@@ -73,7 +73,11 @@ async function session(
 }
 
 const hookStarts = (run: ClaudeRun) =>
-  run.events.filter((event) => event.type === 'system' && event.subtype === 'hook_started');
+  run.events.filter(
+    // PreToolUse only: kit-judge's UserPromptSubmit hook (its never-silent notice) starts once per prompt too.
+    (event) =>
+      event.type === 'system' && event.subtype === 'hook_started' && event.hook_event === 'PreToolUse',
+  );
 
 let exitStatus: { installed: InstalledPlugin; session: Session };
 let gate: { installed: InstalledPlugin; managed: Session; plain: Session };

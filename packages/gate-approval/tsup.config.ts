@@ -2,6 +2,10 @@ import type { Options } from 'tsup';
 import { judgeBundle, library } from '../../tsup.base.ts';
 
 // Annotated rather than `defineConfig(...)`: isolatedDeclarations cannot infer a default export's type.
-// dist/judge-plugin.cjs is the kit-judge plugin's server (.mcp.json): self-contained, as a plugin runs it.
-const config: Options[] = [library(['src/index.ts']), judgeBundle({ 'judge-plugin': 'src/judge-plugin.ts' })];
+// The kit-judge plugin's two files, self-contained as a plugin runs them: dist/judge-plugin.cjs, its
+// server (.mcp.json), and dist/judge-watch.cjs, its UserPromptSubmit hook (hooks/hooks.json).
+const config: Options[] = [
+  library(['src/index.ts']),
+  judgeBundle({ 'judge-plugin': 'src/judge-plugin.ts', 'judge-watch': 'src/judge-watch.ts' }),
+];
 export default config;

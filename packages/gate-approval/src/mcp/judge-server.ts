@@ -23,6 +23,8 @@ export interface JudgeServerOptions {
   env?: () => Record<string, string | undefined>;
   /** The judge module of a call that names its plugin (`plugin`) and no module: the judge plugin's discovery. */
   locate?: (plugin: string, guard: string) => string | undefined;
+  /** Told each time a call's guard cannot be served (what the session's notice reports). */
+  onProblem?: (text: string) => void;
 }
 
 /**
@@ -91,8 +93,11 @@ async function callResult(
   if (params.name !== judgeToolName) return failed(`no tool ${String(params.name)}`);
   if (typeof args.guard !== 'string') return failed('the call names no guard');
   const found = options.modules.find(args.guard, moduleOfCall(args, args.guard, options.locate));
-  if (!('judge' in found))
-    return failed(`${args.guard} could not be loaded from ${found.module}: ${found.message}`);
+  if (!('judge' in found)) {
+    const problem = `${args.guard} could not be loaded from ${found.module}: ${found.message}`;
+    options.onProblem?.(problem);
+    return failed(problem);
+  }
   const payload = payloadFromArguments(args.payload);
   if (payload === null) return failed('the call carries no payload object');
   return asToolResult(await found.judge(JSON.stringify(payload), strictness(args, env)));
