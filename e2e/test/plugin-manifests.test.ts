@@ -21,6 +21,13 @@ const readJson = async (file: string): Promise<Record<string, unknown>> =>
 const packageDir = (guard: string) => join(repoRoot, 'packages', guard);
 const shown = (result: CommandResult) => `exit ${result.exitCode}\n${result.stdout}\n${result.stderr}`;
 
+/** Expects the packed tarball of `@kit/<folder>` to hold these files. */
+async function expectPacked(folder: string, files: string[]): Promise<void> {
+  const packed = requireKit(source).packages.find((p) => p.name === `@kit/${folder}`);
+  const listing = await runCommand('tar', ['-tzf', String(packed?.tarball)], { cwd: repoRoot });
+  expect(listing.stdout.split('\n'), shown(listing)).toEqual(expect.arrayContaining(files));
+}
+
 /** The one server every guard plugin's handler names: the kit-judge plugin's `judge`. */
 const judgeServer = 'plugin:kit-judge:judge';
 
@@ -60,16 +67,12 @@ describe.for(guardCases)('$guard ships its plugin', (guardCase) => {
   });
 
   test('the packed tarball holds the plugin manifest, the hooks file and the judge module', async () => {
-    const packed = requireKit(source).packages.find((p) => p.name === `@kit/${guardCase.guard}`);
-    const listing = await runCommand('tar', ['-tzf', String(packed?.tarball)], { cwd: repoRoot });
-    expect(listing.stdout.split('\n'), shown(listing)).toEqual(
-      expect.arrayContaining([
-        'package/.claude-plugin/plugin.json',
-        'package/hooks/hooks.json',
-        'package/dist/judge.cjs',
-        'package/dist/hook.cjs',
-      ]),
-    );
+    await expectPacked(guardCase.guard, [
+      'package/.claude-plugin/plugin.json',
+      'package/hooks/hooks.json',
+      'package/dist/judge.cjs',
+      'package/dist/hook.cjs',
+    ]);
   });
 
   test('claude plugin validate --strict passes on the package folder', async () => {
@@ -117,17 +120,13 @@ describe('@kit/gate-approval ships the kit-judge plugin', () => {
   });
 
   test('the packed tarball holds the plugin manifest, .mcp.json and the server it names', async () => {
-    const packed = requireKit(source).packages.find((p) => p.name === '@kit/gate-approval');
-    const listing = await runCommand('tar', ['-tzf', String(packed?.tarball)], { cwd: repoRoot });
-    expect(listing.stdout.split('\n'), shown(listing)).toEqual(
-      expect.arrayContaining([
-        'package/.claude-plugin/plugin.json',
-        'package/.mcp.json',
-        'package/hooks/hooks.json',
-        'package/dist/judge-plugin.cjs',
-        'package/dist/judge-watch.cjs',
-      ]),
-    );
+    await expectPacked(JUDGE_PACKAGE, [
+      'package/.claude-plugin/plugin.json',
+      'package/.mcp.json',
+      'package/hooks/hooks.json',
+      'package/dist/judge-plugin.cjs',
+      'package/dist/judge-watch.cjs',
+    ]);
   });
 
   test('claude plugin validate --strict passes and lists the server and the prompt hook', async () => {

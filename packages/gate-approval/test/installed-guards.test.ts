@@ -37,6 +37,12 @@ function place(
     ...extra,
   };
 }
+/** Writes installed_plugins.json (version 2) with these records. */
+const writeInstalled = (p: JudgePluginPlace, plugins: Record<string, object[]>) =>
+  writeFileSync(
+    join(p.configDir, 'plugins', 'installed_plugins.json'),
+    JSON.stringify({ version: 2, plugins }),
+  );
 const at = (p: JudgePluginPlace, folder: string) => join(p.configDir, '..', folder);
 const record = (p: JudgePluginPlace, folder: string, more: object = {}) => ({
   scope: 'user',
@@ -49,17 +55,11 @@ describe('InstalledGuards.moduleOf', () => {
   test("the installed plugin of the judge's marketplace: its installPath/dist/judge.cjs", () => {
     const p = place(null, ['gwg-1', 'other-mkt']);
     const guards = new InstalledGuards(p);
-    writeFileSync(
-      join(p.configDir, 'plugins', 'installed_plugins.json'),
-      JSON.stringify({
-        version: 2,
-        plugins: {
-          'git-write-gate@other': [record(p, 'other-mkt')],
-          'git-write-gate@kit': [record(p, 'gwg-1')],
-          'kit-judge@kit': [record(p, 'judge')],
-        },
-      }),
-    );
+    writeInstalled(p, {
+      'git-write-gate@other': [record(p, 'other-mkt')],
+      'git-write-gate@kit': [record(p, 'gwg-1')],
+      'kit-judge@kit': [record(p, 'judge')],
+    });
     expect(guards.moduleOf('git-write-gate', 'git-write-gate')).toBe(
       join(at(p, 'gwg-1'), 'dist', 'judge.cjs'),
     );
@@ -68,19 +68,13 @@ describe('InstalledGuards.moduleOf', () => {
   test("a project-scoped install for the session's project wins over the user's", () => {
     const p0 = place(null, ['user', 'project', 'elsewhere']);
     const p = { ...p0 };
-    writeFileSync(
-      join(p.configDir, 'plugins', 'installed_plugins.json'),
-      JSON.stringify({
-        version: 2,
-        plugins: {
-          'roseline-gate@kit': [
-            record(p, 'elsewhere', { scope: 'project', projectPath: '/work/other' }),
-            record(p, 'user'),
-            record(p, 'project', { scope: 'project', projectPath: '/work/project' }),
-          ],
-        },
-      }),
-    );
+    writeInstalled(p, {
+      'roseline-gate@kit': [
+        record(p, 'elsewhere', { scope: 'project', projectPath: '/work/other' }),
+        record(p, 'user'),
+        record(p, 'project', { scope: 'project', projectPath: '/work/project' }),
+      ],
+    });
     expect(new InstalledGuards(p).moduleOf('roseline-gate', 'roseline-gate')).toBe(
       join(at(p, 'project'), 'dist', 'judge.cjs'),
     );
@@ -135,20 +129,14 @@ describe('InstalledGuards.moduleOf', () => {
 describe('InstalledGuards.installedModules: what the judge warms up at start', () => {
   test("every plugin of the judge's marketplace with a judge module, once each, never the judge's own nor another marketplace's", () => {
     const p = place(null, ['esg', 'gwg', 'other']);
-    writeFileSync(
-      join(p.configDir, 'plugins', 'installed_plugins.json'),
-      JSON.stringify({
-        version: 2,
-        plugins: {
-          'exit-status-guard@kit': [record(p, 'esg')],
-          'git-write-gate@kit': [record(p, 'gwg')],
-          'git-write-gate-strict@kit': [record(p, 'gwg')],
-          'roseline-gate@kit': [record(p, 'missing')],
-          'exit-status-guard@other': [record(p, 'other')],
-          'kit-judge@kit': [record(p, 'esg')],
-        },
-      }),
-    );
+    writeInstalled(p, {
+      'exit-status-guard@kit': [record(p, 'esg')],
+      'git-write-gate@kit': [record(p, 'gwg')],
+      'git-write-gate-strict@kit': [record(p, 'gwg')],
+      'roseline-gate@kit': [record(p, 'missing')],
+      'exit-status-guard@other': [record(p, 'other')],
+      'kit-judge@kit': [record(p, 'esg')],
+    });
     expect(new InstalledGuards(p).installedModules().sort()).toEqual(
       [join(at(p, 'esg'), 'dist', 'judge.cjs'), join(at(p, 'gwg'), 'dist', 'judge.cjs')].sort(),
     );
