@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { repoRoot } from '@kit/test-kit';
 import { afterAll, expect, inject, test } from 'vitest';
@@ -23,8 +24,29 @@ const rounds = Number(process.env.KIT_HOST_BENCH_ROUNDS ?? 5);
 const timedCalls = Number(process.env.KIT_HOST_BENCH_CALLS ?? 8);
 const out = process.env.KIT_HOST_BENCH_OUT ?? join(repoRoot, 'bench', 'results', 'host-latency.json');
 
-type PathName = 'no hook' | "bare `node -e ''` command hook" | 'kit command path' | 'kit MCP path';
-const paths: PathName[] = ['no hook', "bare `node -e ''` command hook", 'kit command path', 'kit MCP path'];
+type PathName =
+  | 'no hook'
+  | "bare `node -e ''` command hook"
+  | 'kit command path'
+  | 'kit MCP path'
+  | 'cc-safety-net 2.4.5';
+// The peer, as bench/ installs it (`pnpm bench` puts it in its cache folder): measured when it is there.
+const peerBin = join(
+  process.env.KIT_BENCH_CACHE ?? join(homedir(), '.cache', 'kit-bench'),
+  'cc-safety-net-2.4.5',
+  'node_modules',
+  'cc-safety-net',
+  'dist',
+  'bin',
+  'cc-safety-net.js',
+);
+const paths: PathName[] = [
+  'no hook',
+  "bare `node -e ''` command hook",
+  'kit command path',
+  'kit MCP path',
+  ...(existsSync(peerBin) ? (['cc-safety-net 2.4.5'] as const) : []),
+];
 
 const bash = (command: string): ToolCall => ({ name: 'Bash', input: { command, description: 'bench' } });
 const timedCommand = 'git log --oneline | head -3';
@@ -54,7 +76,9 @@ async function session(path: PathName, round: number): Promise<ClaudeRun> {
       ? hooksOf([commandHandler(['-e', ''])])
       : path === 'kit command path'
         ? hooksOf([commandHandler([bundle('exit-status-guard')]), commandHandler([bundle('git-write-gate')])])
-        : {};
+        : path === 'cc-safety-net 2.4.5'
+          ? hooksOf([commandHandler([peerBin, 'hook', '--coding-cli'])])
+          : {};
   return runClaude({
     cwd: await scratchRepo(`host-bench-${round}`),
     home: await scratchDir(`host-bench-home-${round}`),
@@ -127,6 +151,9 @@ test('Claude Code, per Bash call: no hook, bare node hook, the kit command path,
     budget:
       'the kit MCP path adds at most 1/10 of what the bare node hook adds (median after the first call)',
     judgeRssMb,
+    peer: existsSync(peerBin)
+      ? peerBin
+      : 'cc-safety-net not in the bench cache (run `pnpm bench` once): skipped',
     samples: Object.fromEntries([...samples].map(([p, s]) => [p, s.map(round1)])),
   };
   mkdirSync(dirname(out), { recursive: true });
