@@ -147,7 +147,8 @@ test('Claude Code, per Bash call: no hook, bare node hook, the kit command path,
     command: timedCommand,
     medianGapMs: medians,
     addedOverNoHookMs: Object.fromEntries(paths.map((p) => [p, added(p)])),
-    mcpAddsOfBareNodeAdds: round1(added('kit MCP path') / bareAdds),
+    // null when the bare hook measured no cost: the run was too noisy to say.
+    mcpAddsOfBareNodeAdds: bareAdds > 0 ? round1(added('kit MCP path') / bareAdds) : null,
     budget:
       'the kit MCP path adds at most 1/10 of what the bare node hook adds (median after the first call)',
     judgeRssMb,
