@@ -132,30 +132,41 @@ describe('after the judge was killed, the next call is judged again (the host re
 });
 
 // Never silent: the kit-judge plugin's UserPromptSubmit hook tells the user once when the judge is
-// not running in the session. Here its server cannot start (its entry removed from the unpacked
-// judge plugin), so no handler gets a verdict; the notice reaches the run as the hook's systemMessage.
-describe('a judge that never started is said to the user', () => {
-  test('the prompt hook prints the notice; with the judge running (positive control) it prints none', async () => {
-    const runs = await Promise.all(
-      (['judge removed', 'judge running'] as const).map(async (state) => {
-        const { judgeDir, guardDir } = await unpackedPlugin(source, 'exit-status-guard');
-        if (state === 'judge removed') await rm(join(judgeDir, 'dist', 'judge-plugin.cjs'));
-        const project = await scratchRepo(`judge-notice-${state.split(' ')[1]}`, {
-          Makefile: 'test:\n\techo ok\n',
-        });
-        return runClaude({
-          cwd: project,
-          home: await scratchDir('judge-notice-home'),
-          script: [{ name: 'Bash', input: { command: 'make test | tail -5', description: 'tests' } }],
-          args: ['--plugin-dir', judgeDir, '--plugin-dir', guardDir, '--include-hook-events'],
-        });
-      }),
-    );
+// not running in the session: its server cannot start (its entry removed from the unpacked judge
+// plugin), or starts slower than MCP_TIMEOUT (1.5 s here; the host then marks it failed and never
+// asks again). No handler gets a verdict; the notice reaches the run as the hook's systemMessage.
+type JudgeState = 'judge removed' | 'judge slower than MCP_TIMEOUT' | 'judge running';
+const states: JudgeState[] = ['judge removed', 'judge slower than MCP_TIMEOUT', 'judge running'];
+
+async function noticeSession(state: JudgeState, index: number): Promise<ClaudeRun> {
+  const { judgeDir, guardDir } = await unpackedPlugin(source, 'exit-status-guard');
+  if (state === 'judge removed') await rm(join(judgeDir, 'dist', 'judge-plugin.cjs'));
+  const slow: Record<string, string> =
+    state === 'judge slower than MCP_TIMEOUT'
+      ? {
+          MCP_TIMEOUT: '1500',
+          KIT_E2E_SLOW_START_MS: '6000',
+          NODE_OPTIONS: `--require ${join(import.meta.dirname, '..', 'fixtures', 'slow-judge-start.cjs')}`,
+        }
+      : {};
+  return runClaude({
+    cwd: await scratchRepo(`judge-notice-${index}`, { Makefile: 'test:\n\techo ok\n' }),
+    home: await scratchDir('judge-notice-home'),
+    script: [{ name: 'Bash', input: { command: 'make test | tail -5', description: 'tests' } }],
+    args: ['--plugin-dir', judgeDir, '--plugin-dir', guardDir, '--include-hook-events'],
+    env: slow,
+  });
+}
+
+describe('a judge that is not running is said to the user', () => {
+  test('the prompt hook prints the notice when the judge was removed or slow; with it running (positive control), none', async () => {
+    const runs = await Promise.all(states.map(noticeSession));
     const notices = runs.map((run) =>
       JSON.stringify(run.events).includes('MCP judge (plugin:kit-judge:judge) is not running'),
     );
-    expect(notices, describeRun(runs[0] as ClaudeRun)).toEqual([true, false]);
+    const shown = runs.map((run, i) => `${states[i]}:\n${describeRun(run)}`).join('\n');
+    expect(notices, shown).toEqual([true, true, false]);
     // And the guard: unjudged without the judge, denied with it.
-    expect(runs.map((run) => run.permissionDenials.length)).toEqual([0, 1]);
+    expect(runs.map((run) => run.permissionDenials.length)).toEqual([0, 0, 1]);
   });
 });

@@ -11,7 +11,7 @@ const fixture = (name: string) => fileURLToPath(new URL(`fixtures/judges/${name}
 async function exchange(
   modules: string[],
   messages: object[],
-  options: Pick<JudgeServerOptions, 'env' | 'locate'> = {},
+  options: Pick<JudgeServerOptions, 'env' | 'locate' | 'onConnected' | 'onProblem'> = {},
 ): Promise<Map<unknown, Record<string, unknown>>> {
   const input = new PassThrough();
   const output = new PassThrough();
@@ -167,6 +167,36 @@ describe("a plugin handler's call: the strict switch and the plugin's module", (
     expect(replies.get(1)?.result).toEqual({ content: [{ type: 'text', text: '{"deny":true}\n' }] });
     expect(textOf(replies.get(2))).toMatch(/no judge module for stub-guard/);
     expect(asked.sort()).toEqual(['other-plugin/stub-guard', 'stub-plugin/stub-guard']);
+  });
+});
+
+describe('what the judge tells its session record', () => {
+  test('connected: on notifications/initialized only (a host that gave up after initialize never sends it)', async () => {
+    const told: string[] = [];
+    const onConnected = () => told.push('connected');
+    await exchange([], [{ id: 1, method: 'initialize', params: {} }], { onConnected });
+    expect(told).toEqual([]);
+    await exchange(
+      [],
+      [{ id: 1, method: 'initialize', params: {} }, { method: 'notifications/initialized' }],
+      {
+        onConnected,
+      },
+    );
+    expect(told).toEqual(['connected']);
+  });
+
+  test('a guard that cannot be served is told as a problem; a served one is not', async () => {
+    const problems: string[] = [];
+    await exchange(
+      [fixture('stub-judge.cjs')],
+      [call(1, 'deny'), call(2, 'deny', { guard: 'other-guard' })],
+      {
+        onProblem: (text) => problems.push(text),
+      },
+    );
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^other-guard could not be loaded/);
   });
 });
 

@@ -25,15 +25,21 @@ export async function runJudgeProcess(judgeModules: readonly string[]): Promise<
  */
 export async function runPluginJudge(): Promise<void> {
   const guards = new InstalledGuards(judgePluginPlace(process.env));
-  const record = sessionRecorder(
-    sessionStatusFile(process.env.CLAUDE_PLUGIN_DATA, process.env.CLAUDE_CODE_SESSION_ID),
-  );
+  // Recorded once the host says the connection is up: a judge the host gave up on before that (it
+  // was slow to start past MCP_TIMEOUT) never served the session, and the user must hear of it.
+  const statusFile = sessionStatusFile(process.env.CLAUDE_PLUGIN_DATA, process.env.CLAUDE_CODE_SESSION_ID);
+  let record: ReturnType<typeof sessionRecorder> | undefined;
+  const recorder = () => {
+    record ??= sessionRecorder(statusFile);
+    return record;
+  };
   await serveJudge({
     input: process.stdin,
     output: process.stdout,
     modules: new JudgeModules(guards.installedModules()),
     locate: (plugin, guard) => guards.moduleOf(plugin, guard),
-    onProblem: record.problem,
+    onConnected: recorder,
+    onProblem: (problem) => recorder().problem(problem),
   });
   process.exit(0);
 }

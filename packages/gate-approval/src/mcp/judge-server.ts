@@ -25,6 +25,8 @@ export interface JudgeServerOptions {
   locate?: (plugin: string, guard: string) => string | undefined;
   /** Told each time a call's guard cannot be served (what the session's notice reports). */
   onProblem?: (text: string) => void;
+  /** Told when the client says the connection is up (`notifications/initialized`), once per notice. */
+  onConnected?: () => void;
 }
 
 /**
@@ -45,6 +47,7 @@ export function serveJudge(options: JudgeServerOptions): Promise<void> {
   return serveLines(options.input, options.output, async (message) => {
     const answer = await dispatch(message, options, env, loadOnce);
     if (message.method === 'initialize') setImmediate(loadOnce);
+    if (message.method === 'notifications/initialized') options.onConnected?.();
     if (message.method === 'tools/call') afterCall();
     return answer;
   });
