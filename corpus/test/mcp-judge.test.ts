@@ -17,6 +17,7 @@ import { describe, expect, test } from 'vitest';
 import { cases as exitStatusRows } from '../../packages/exit-status-guard/test/cases.ts';
 import { cases as gitWriteRows } from '../../packages/git-write-gate/test/cases.ts';
 import { realWorld } from '../../packages/git-write-gate/test/fake-context.ts';
+import { escapeQuietMs } from '../../packages/roseline-gate/src/escape.ts';
 import { cases as roselineRows } from '../../packages/roseline-gate/test/cases.ts';
 import { readCommands } from '../src/commands.ts';
 
@@ -53,6 +54,12 @@ interface Session {
   project: string;
   env?: Record<string, string>;
   calls: HookInput[];
+  /**
+   * A pause before each call, so that each side's calls are at least this far apart whatever the
+   * machine's load: roseline-gate's escape turns on a quiet second since the identical Read's
+   * denial, timed by when each side took the call (the hook's process start, the judge's receipt).
+   */
+  pauseMs?: number;
 }
 
 /** What a command hook's run is as the judge's answer. */
@@ -74,6 +81,7 @@ async function compare(session: Session): Promise<{ differences: string[]; answe
   let answered = 0;
   try {
     for (const call of session.calls) {
+      if (session.pauseMs !== undefined) await new Promise((resolve) => setTimeout(resolve, session.pauseMs));
       const run = runHookFile(distOf(session.guard, 'hook.cjs'), call, {
         env: hookSide,
         cwd: session.project,
@@ -228,8 +236,15 @@ describe("the MCP judge answers every guard table's rows as the command hook doe
         withMarkers(readPayload(join(root, file), { cwd, sessionId: 's1' }), index),
       );
       const key = JSON.stringify(env);
-      const session: Session = sessions.get(key) ?? { guard: 'roseline-gate', project: root, env, calls: [] };
-      // Each Read twice: the second meets the escape the first may have left.
+      const session: Session = sessions.get(key) ?? {
+        guard: 'roseline-gate',
+        project: root,
+        env,
+        calls: [],
+        pauseMs: escapeQuietMs + 100,
+      };
+      // Each Read twice: the second meets the escape the first may have left, a quiet second later
+      // on both sides (without the pause, a loaded machine made one side's gap cross it and not the other's).
       session.calls.push(...calls, ...calls);
       sessions.set(key, session);
     }
