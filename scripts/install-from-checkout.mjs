@@ -104,7 +104,8 @@ function main(argv) {
   const guard = plugins[plugin] ?? plugin;
   const asPlugin = more.includes('--plugin');
   const rest = more.filter((arg) => arg !== '--plugin');
-  const names = asPlugin ? [guard] : packagesOf(guard);
+  // A guard plugin depends on kit-judge (@kit/gate-approval's plugin), which answers its hooks.
+  const names = asPlugin ? [guard, 'gate-approval'] : packagesOf(guard);
   const scratch = mkdtempSync(join(tmpdir(), 'kit-checkout-'));
   try {
     return installFrom(pack(names, prepare(names), scratch), { plugin, guard, project, asPlugin, rest });

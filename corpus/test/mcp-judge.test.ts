@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { bashPayload, type HookInput, judgeInput, readPayload } from '@kit/gate-approval';
+import { bashPayload, claudeCode, type HookInput, judgeInput, readPayload } from '@kit/gate-approval';
 import * as gitWriteGate from '@kit/git-write-gate';
 import {
   executable,
@@ -17,6 +17,7 @@ import { describe, expect, test } from 'vitest';
 import { cases as exitStatusRows } from '../../packages/exit-status-guard/test/cases.ts';
 import { cases as gitWriteRows } from '../../packages/git-write-gate/test/cases.ts';
 import { realWorld } from '../../packages/git-write-gate/test/fake-context.ts';
+import { escapeQuietMs } from '../../packages/roseline-gate/src/escape.ts';
 import { cases as roselineRows } from '../../packages/roseline-gate/test/cases.ts';
 import { readCommands } from '../src/commands.ts';
 
@@ -27,7 +28,7 @@ import { readCommands } from '../src/commands.ts';
 // environment and folder, each side its own temp folder (roseline-gate's escape keeps state there).
 // The judge gets each call through the handler's shipped `input` template, filled as the host fills
 // it; the hook gets the host's whole payload. A refusal (exit 2, the reason on stderr) is the
-// judge's isError answer carrying the reason.
+// judge's deny carrying the reason (an isError answer's text never reaches the model).
 const require = createRequire(import.meta.url);
 const guards = ['exit-status-guard', 'git-write-gate', 'roseline-gate'] as const;
 type Guard = (typeof guards)[number];
@@ -53,12 +54,18 @@ interface Session {
   project: string;
   env?: Record<string, string>;
   calls: HookInput[];
+  /**
+   * A pause before each call, so that each side's calls are at least this far apart whatever the
+   * machine's load: roseline-gate's escape turns on a quiet second since the identical Read's
+   * denial, timed by when each side took the call (the hook's process start, the judge's receipt).
+   */
+  pauseMs?: number;
 }
 
 /** What a command hook's run is as the judge's answer. */
 function expectedAnswer(run: { exitCode: number | null; stdout: string; stderr: string }) {
   return run.exitCode === 2
-    ? { text: run.stderr.trimEnd(), isError: true }
+    ? { text: claudeCode.encode({ kind: 'deny', reason: run.stderr.trimEnd() }).stdout, isError: false }
     : { text: run.stdout, isError: false };
 }
 
@@ -74,6 +81,7 @@ async function compare(session: Session): Promise<{ differences: string[]; answe
   let answered = 0;
   try {
     for (const call of session.calls) {
+      if (session.pauseMs !== undefined) await new Promise((resolve) => setTimeout(resolve, session.pauseMs));
       const run = runHookFile(distOf(session.guard, 'hook.cjs'), call, {
         env: hookSide,
         cwd: session.project,
@@ -228,8 +236,15 @@ describe("the MCP judge answers every guard table's rows as the command hook doe
         withMarkers(readPayload(join(root, file), { cwd, sessionId: 's1' }), index),
       );
       const key = JSON.stringify(env);
-      const session: Session = sessions.get(key) ?? { guard: 'roseline-gate', project: root, env, calls: [] };
-      // Each Read twice: the second meets the escape the first may have left.
+      const session: Session = sessions.get(key) ?? {
+        guard: 'roseline-gate',
+        project: root,
+        env,
+        calls: [],
+        pauseMs: escapeQuietMs + 100,
+      };
+      // Each Read twice: the second meets the escape the first may have left, a quiet second later
+      // on both sides (without the pause, a loaded machine made one side's gap cross it and not the other's).
       session.calls.push(...calls, ...calls);
       sessions.set(key, session);
     }

@@ -14,6 +14,9 @@ export interface RecordedRequest {
   url: string;
   body: unknown; // parsed JSON, or the raw text when it was not JSON
   answer: 'tool_use' | 'text' | 'other';
+  at?: number; // performance.now() when the request's body was in (the host bench's gaps)
+  answeredAt?: number; // performance.now() when its answer was sent whole
+  toolUseId?: string; // the tool_use id it was answered with
 }
 
 /** What the model was handed back for one of its tool calls. */
@@ -86,8 +89,19 @@ export async function startMessagesApi(script: ToolCall[]): Promise<MessagesApi>
     if (req.method === 'POST' && path === '/v1/messages') {
       const messagesBody = (body ?? {}) as MessagesBody;
       const call = nextCall(messagesBody);
-      requests.push({ method: req.method, url: req.url ?? '', body, answer: call ? 'tool_use' : 'text' });
       const toolUseId = call ? `toolu_e2e_${++toolUseCounter}` : '';
+      const recorded: RecordedRequest = {
+        method: req.method,
+        url: req.url ?? '',
+        body,
+        answer: call ? 'tool_use' : 'text',
+        at: performance.now(),
+        ...(call ? { toolUseId } : {}),
+      };
+      requests.push(recorded);
+      res.on('finish', () => {
+        recorded.answeredAt = performance.now();
+      });
       const model = messagesBody.model ?? 'claude-e2e';
       if (messagesBody.stream === false) {
         res.writeHead(200, { 'content-type': 'application/json' });

@@ -19,6 +19,12 @@ export const MARKETPLACE = 'kit';
 /** The kit's plugins: one per guard, and git-write-gate's strict variant. */
 export type PluginName = GuardName | 'git-write-gate-strict';
 
+/** The package that ships the kit-judge plugin (the MCP judge every guard plugin depends on). */
+export const JUDGE_PACKAGE = 'gate-approval';
+/** The packages that ship a plugin, by folder under packages/. */
+export type PluginPackage = GuardName | typeof JUDGE_PACKAGE;
+const PLUGIN_PACKAGES: readonly PluginPackage[] = [...GUARDS, JUDGE_PACKAGE];
+
 /** The guard package a plugin comes from. */
 export function guardOfPlugin(plugin: PluginName): GuardName {
   return plugin === 'git-write-gate-strict' ? 'git-write-gate' : plugin;
@@ -65,9 +71,9 @@ export async function kitMarketplace(source: KitSource): Promise<KitMarketplace>
 async function buildRelativeMarketplace(packages: PackedPackage[]): Promise<string> {
   const dir = await scratchDir('marketplace');
   const folderOf = new Map<string, string>();
-  for (const guard of GUARDS) {
-    await unpackGuard(packages, guard, join(dir, 'plugins', guard));
-    folderOf.set(`@kit/${guard}`, `./plugins/${guard}`);
+  for (const folder of PLUGIN_PACKAGES) {
+    await unpackGuard(packages, folder, join(dir, 'plugins', folder));
+    folderOf.set(`@kit/${folder}`, `./plugins/${folder}`);
   }
   const marketplace = await readKitMarketplace();
   for (const entry of marketplace.plugins) {
@@ -84,7 +90,7 @@ async function buildRelativeMarketplace(packages: PackedPackage[]): Promise<stri
 /** Unpacks a guard's packed tarball (its `package/` folder) into `into`: the plugin exactly as npm ships it. */
 export async function unpackGuard(
   packages: PackedPackage[],
-  guard: GuardName,
+  guard: PluginPackage,
   into: string,
 ): Promise<string> {
   const packed = packages.find((p) => p.name === `@kit/${guard}`);
@@ -97,11 +103,18 @@ export async function unpackGuard(
   return into;
 }
 
-/** A guard's plugin, unpacked from its tarball into a temp folder, for `claude -p --plugin-dir`. */
-export async function unpackedPlugin(source: KitSource, guard: GuardName): Promise<string> {
+/** A guard's plugin and the kit-judge plugin it depends on (@kit/gate-approval), each unpacked from
+ * its tarball into one temp folder, side by side, for `claude -p --plugin-dir <judge> --plugin-dir <guard>`. */
+export async function unpackedPlugin(
+  source: KitSource,
+  guard: GuardName,
+): Promise<{ guardDir: string; judgeDir: string }> {
   const kit = requireKit(source);
   const dir = await scratchDir(`${guard}-plugin-dir`);
-  return unpackGuard(kit.packages, guard, join(dir, guard));
+  return {
+    guardDir: await unpackGuard(kit.packages, guard, join(dir, guard)),
+    judgeDir: await unpackGuard(kit.packages, JUDGE_PACKAGE, join(dir, JUDGE_PACKAGE)),
+  };
 }
 
 /** A scratch HOME in which the real CLI added the kit's marketplace and installed one plugin (user scope). */

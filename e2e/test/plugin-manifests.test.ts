@@ -1,11 +1,12 @@
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, test } from 'vitest';
+import { judgeInput } from '@kit/gate-approval';
 import { type CommandResult, repoRoot, runCommand } from '@kit/test-kit';
 import { guardCases } from '../src/guard-cases.ts';
 import { requireKit } from '../src/kit.ts';
 import { GUARDS } from '../src/pack.ts';
-import { readKitMarketplace, runClaudeCommand } from '../src/plugin.ts';
+import { JUDGE_PACKAGE, readKitMarketplace, runClaudeCommand } from '../src/plugin.ts';
 import { removeScratch, scratchDir } from '../src/scratch.ts';
 
 const source = inject('kitSource');
@@ -20,91 +21,156 @@ const readJson = async (file: string): Promise<Record<string, unknown>> =>
 const packageDir = (guard: string) => join(repoRoot, 'packages', guard);
 const shown = (result: CommandResult) => `exit ${result.exitCode}\n${result.stdout}\n${result.stderr}`;
 
+/** Expects the packed tarball of `@kit/<folder>` to hold these files. */
+async function expectPacked(folder: string, files: string[]): Promise<void> {
+  const packed = requireKit(source).packages.find((p) => p.name === `@kit/${folder}`);
+  const listing = await runCommand('tar', ['-tzf', String(packed?.tarball)], { cwd: repoRoot });
+  expect(listing.stdout.split('\n'), shown(listing)).toEqual(expect.arrayContaining(files));
+}
+
+/** The one server every guard plugin's handler names: the kit-judge plugin's `judge`. */
+const judgeServer = 'plugin:kit-judge:judge';
+
+/** A guard plugin's PreToolUse handler: the judge's hidden tool, asked for `guard` on behalf of `plugin`, 5 s. */
+function judgeHandler(guard: string, plugin: string, strict = false): Record<string, unknown> {
+  const { payload } = judgeInput(guard);
+  return {
+    type: 'mcp_tool',
+    server: judgeServer,
+    tool: 'judge',
+    input: strict ? { guard, plugin, strict: true, payload } : { guard, plugin, payload },
+    timeout: 5,
+    ...(strict ? { onFailure: 'block' } : {}),
+  };
+}
+
 describe.for(guardCases)('$guard ships its plugin', (guardCase) => {
   const dir = packageDir(guardCase.guard);
   // The tool of the guard's deny call is the tool its hook matches.
   const matcher = guardCase.call(dir).name;
 
-  test('plugin.json: its name, its package version and description', async () => {
+  test('plugin.json: its name, its package version and description, and its dependency on kit-judge', async () => {
     const manifest = await readJson(join(dir, 'package.json'));
     expect(await readJson(join(dir, '.claude-plugin', 'plugin.json'))).toMatchObject({
       name: guardCase.guard,
       version: manifest.version,
       description: manifest.description,
+      dependencies: ['kit-judge'],
     });
   });
 
-  test(`hooks/hooks.json: one PreToolUse handler on ${matcher}, exec form, the packaged bundle, 5 s`, async () => {
+  test(`hooks/hooks.json: one PreToolUse handler on ${matcher}, the judge's mcp_tool with the whole payload template, 5 s`, async () => {
     const hooks = (await readJson(join(dir, 'hooks', 'hooks.json'))).hooks;
     expect(hooks).toEqual({
-      PreToolUse: [
-        {
-          matcher,
-          hooks: [
-            { type: 'command', command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs'], timeout: 5 },
-          ],
-        },
-      ],
+      PreToolUse: [{ matcher, hooks: [judgeHandler(guardCase.guard, guardCase.guard)] }],
     });
   });
 
-  test('the packed tarball holds the plugin manifest, the hooks file and the bundle they name', async () => {
-    const packed = requireKit(source).packages.find((p) => p.name === `@kit/${guardCase.guard}`);
-    const listing = await runCommand('tar', ['-tzf', String(packed?.tarball)], { cwd: repoRoot });
-    expect(listing.stdout.split('\n'), shown(listing)).toEqual(
-      expect.arrayContaining([
-        'package/.claude-plugin/plugin.json',
-        'package/hooks/hooks.json',
-        'package/dist/hook.cjs',
-      ]),
-    );
+  test('the packed tarball holds the plugin manifest, the hooks file and the judge module', async () => {
+    await expectPacked(guardCase.guard, [
+      'package/.claude-plugin/plugin.json',
+      'package/hooks/hooks.json',
+      'package/dist/judge.cjs',
+      'package/dist/hook.cjs',
+    ]);
   });
 
   test('claude plugin validate --strict passes on the package folder', async () => {
     const home = await scratchDir(`${guardCase.guard}-validate`);
     const result = await runClaudeCommand(['plugin', 'validate', '--strict', dir], home);
     expect(result.exitCode, shown(result)).toBe(0);
+    expect(result.stdout).toContain(`PreToolUse ${matcher} mcp_tool ${judgeServer} judge`);
+  });
+});
+
+describe('@kit/gate-approval ships the kit-judge plugin', () => {
+  const dir = packageDir(JUDGE_PACKAGE);
+
+  test('plugin.json names kit-judge at the package version; .mcp.json declares one server, judge, on the bundled entry with a small young generation', async () => {
+    const manifest = await readJson(join(dir, 'package.json'));
+    expect(await readJson(join(dir, '.claude-plugin', 'plugin.json'))).toMatchObject({
+      name: 'kit-judge',
+      version: manifest.version,
+    });
+    expect(await readJson(join(dir, '.mcp.json'))).toEqual({
+      mcpServers: {
+        judge: {
+          command: 'node',
+          args: ['--max-semi-space-size=1', '${CLAUDE_PLUGIN_ROOT}/dist/judge-plugin.cjs'],
+        },
+      },
+    });
+  });
+
+  test('hooks/hooks.json: one UserPromptSubmit command hook, the judge watch (never a PreToolUse one)', async () => {
+    expect((await readJson(join(dir, 'hooks', 'hooks.json'))).hooks).toEqual({
+      UserPromptSubmit: [
+        {
+          hooks: [
+            {
+              type: 'command',
+              command: 'node',
+              args: ['${CLAUDE_PLUGIN_ROOT}/dist/judge-watch.cjs'],
+              timeout: 10,
+            },
+          ],
+        },
+      ],
+    });
+  });
+
+  test('the packed tarball holds the plugin manifest, .mcp.json and the server it names', async () => {
+    await expectPacked(JUDGE_PACKAGE, [
+      'package/.claude-plugin/plugin.json',
+      'package/.mcp.json',
+      'package/hooks/hooks.json',
+      'package/dist/judge-plugin.cjs',
+      'package/dist/judge-watch.cjs',
+    ]);
+  });
+
+  test('claude plugin validate --strict passes and lists the server and the prompt hook', async () => {
+    const result = await runClaudeCommand(
+      ['plugin', 'validate', '--strict', dir],
+      await scratchDir('kit-judge-validate'),
+    );
+    expect(result.exitCode, shown(result)).toBe(0);
     expect(result.stdout).toContain(
-      `PreToolUse ${matcher} command node ["\${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs"]`,
+      'mcpServers: judge stdio node ["--max-semi-space-size=1","${CLAUDE_PLUGIN_ROOT}/dist/judge-plugin.cjs"]',
+    );
+    expect(result.stdout).toContain(
+      'hooks: UserPromptSubmit command node ["${CLAUDE_PLUGIN_ROOT}/dist/judge-watch.cjs"]',
     );
   });
 });
 
 describe('the marketplace (.claude-plugin/marketplace.json)', () => {
-  test('lists each guard, installed from its npm package at the package version', async () => {
+  test('lists each guard and kit-judge, installed from its npm package at the package version', async () => {
     const marketplace = await readKitMarketplace();
-    for (const guard of GUARDS) {
-      const { version } = await readJson(join(packageDir(guard), 'package.json'));
-      const entry = marketplace.plugins.find((plugin) => plugin.name === guard);
-      expect(entry?.source, guard).toEqual({ source: 'npm', package: `@kit/${guard}`, version });
+    const entries: [string, string][] = [
+      ...GUARDS.map((g): [string, string] => [g, g]),
+      ['kit-judge', JUDGE_PACKAGE],
+    ];
+    for (const [plugin, folder] of entries) {
+      const { version } = await readJson(join(packageDir(folder), 'package.json'));
+      const entry = marketplace.plugins.find((p) => p.name === plugin);
+      expect(entry?.source, plugin).toEqual({ source: 'npm', package: `@kit/${folder}`, version });
     }
   });
 
-  test("git-write-gate-strict: git-write-gate's package, with a handler that blocks on failure and runs the strict launcher", async () => {
+  test("git-write-gate-strict: git-write-gate's package, with a judge handler that asks in strict mode and blocks on failure", async () => {
     const marketplace = await readKitMarketplace();
     const { version } = await readJson(join(packageDir('git-write-gate'), 'package.json'));
-    expect(marketplace.plugins.find((plugin) => plugin.name === 'git-write-gate-strict')).toMatchObject({
-      source: { source: 'npm', package: '@kit/git-write-gate', version },
-      hooks: {
-        PreToolUse: [
-          {
-            matcher: 'Bash',
-            hooks: [
-              {
-                type: 'command',
-                command: 'node',
-                args: ['${CLAUDE_PLUGIN_ROOT}/hooks/strict.cjs'],
-                timeout: 5,
-                onFailure: 'block',
-              },
-            ],
-          },
-        ],
-      },
-    });
-    const launcher = await readFile(join(packageDir('git-write-gate'), 'hooks', 'strict.cjs'), 'utf8');
-    expect(launcher).toContain("process.env.TAGOUT_HOOKS_STRICT = '1';");
-    expect(launcher).toContain("require('../dist/hook.cjs');");
+    expect(marketplace.plugins.find((plugin) => plugin.name === 'git-write-gate-strict')).toEqual(
+      expect.objectContaining({
+        source: { source: 'npm', package: '@kit/git-write-gate', version },
+        hooks: {
+          PreToolUse: [
+            { matcher: 'Bash', hooks: [judgeHandler('git-write-gate', 'git-write-gate-strict', true)] },
+          ],
+        },
+      }),
+    );
   });
 
   test('claude plugin validate --strict passes on the checkout', async () => {
@@ -129,7 +195,7 @@ describe('scripts/plugin-versions.mjs keeps the copies of each version in step',
     // A copy of the files the script reads, with git-write-gate bumped in package.json only.
     const root = await scratchDir('plugin-versions');
     await cp(join(repoRoot, '.claude-plugin'), join(root, '.claude-plugin'), { recursive: true });
-    for (const guard of GUARDS) {
+    for (const guard of [...GUARDS, JUDGE_PACKAGE]) {
       await mkdir(join(root, 'packages', guard), { recursive: true });
       await cp(join(packageDir(guard), 'package.json'), join(root, 'packages', guard, 'package.json'));
       await cp(join(packageDir(guard), '.claude-plugin'), join(root, 'packages', guard, '.claude-plugin'), {
@@ -163,6 +229,7 @@ describe('scripts/plugin-versions.mjs keeps the copies of each version in step',
       (plugin) => [plugin.name, plugin.source.version],
     );
     expect(versions).toEqual([
+      ['kit-judge', await versionOf(JUDGE_PACKAGE)],
       ['exit-status-guard', await versionOf('exit-status-guard')],
       ['git-write-gate', '9.9.9'],
       ['git-write-gate-strict', '9.9.9'],

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { JudgeModules } from '../src/mcp/judge-modules.ts';
-import { serveJudge } from '../src/mcp/judge-server.ts';
+import { type JudgeServerOptions, serveJudge } from '../src/mcp/judge-server.ts';
 import { judgeInput, payloadFromArguments } from '../src/mcp/payload-template.ts';
 
 const fixture = (name: string) => fileURLToPath(new URL(`fixtures/judges/${name}`, import.meta.url));
@@ -11,12 +11,19 @@ const fixture = (name: string) => fileURLToPath(new URL(`fixtures/judges/${name}
 async function exchange(
   modules: string[],
   messages: object[],
+  options: Pick<JudgeServerOptions, 'env' | 'locate' | 'onConnected' | 'onProblem'> = {},
 ): Promise<Map<unknown, Record<string, unknown>>> {
   const input = new PassThrough();
   const output = new PassThrough();
   const chunks: Buffer[] = [];
   output.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const served = serveJudge({ input, output, modules: new JudgeModules(modules), env: () => ({}) });
+  const served = serveJudge({
+    input,
+    output,
+    modules: new JudgeModules(modules),
+    env: () => ({}),
+    ...options,
+  });
   for (const message of messages) input.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
   input.write('not json\n');
   input.end();
@@ -69,9 +76,16 @@ describe('the judge server', () => {
     ],
     ['no opinion is an empty content', call(1, 'ls'), { content: [] }],
     [
-      'a refusal is an error answer carrying the reason',
+      'a refusal is a deny carrying the reason (an isError answer would hide it from the model)',
       call(1, 'refuse'),
-      { content: [{ type: 'text', text: 'stub-guard: refused' }], isError: true },
+      {
+        content: [
+          {
+            type: 'text',
+            text: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"stub-guard: refused"}}\n',
+          },
+        ],
+      },
     ],
   ] as const)('%s', async ([, message, want]) => {
     const replies = await exchange([fixture('stub-judge.cjs')], [message]);
@@ -115,6 +129,74 @@ describe('the judge server', () => {
     );
     expect(replies.get(1)?.result).toEqual({ content: [{ type: 'text', text: '{"deny":true}\n' }] });
     expect(JSON.stringify(replies.get(2)?.result)).toContain('the module serves stub-guard, not other-guard');
+  });
+});
+
+describe("a plugin handler's call: the strict switch and the plugin's module", () => {
+  const textOf = (reply: Record<string, unknown> | undefined) =>
+    (reply?.result as { content: { text: string }[] } | undefined)?.content[0]?.text;
+
+  test.for([
+    [
+      '"strict": true turns the switch on over the session\'s',
+      { strict: true },
+      { TAGOUT_HOOKS_STRICT: '0' },
+      '1',
+    ],
+    ["no strict field keeps the session's switch", {}, { TAGOUT_HOOKS_STRICT: '0' }, '0'],
+    ['no strict field, none in the session: unset', {}, {}, 'undefined'],
+    ['"strict": "true" (not the boolean) keeps the session\'s switch', { strict: 'true' }, {}, 'undefined'],
+  ] as const)('%s', async ([, extra, sessionEnv, want]) => {
+    const replies = await exchange([fixture('stub-judge.cjs')], [call(1, 'strict?', extra)], {
+      env: () => ({ ...sessionEnv }),
+    });
+    expect(textOf(replies.get(1))).toBe(`TAGOUT_HOOKS_STRICT=${want}`);
+  });
+
+  test('a call naming its plugin is judged by the module the judge locates for it; an unlocated one falls back to the started modules', async () => {
+    const asked: string[] = [];
+    const locate = (plugin: string, guard: string) => {
+      asked.push(`${plugin}/${guard}`);
+      return plugin === 'stub-plugin' ? fixture('stub-judge.cjs') : undefined;
+    };
+    const replies = await exchange(
+      [],
+      [call(1, 'deny', { plugin: 'stub-plugin' }), call(2, 'deny', { plugin: 'other-plugin' })],
+      { locate },
+    );
+    expect(replies.get(1)?.result).toEqual({ content: [{ type: 'text', text: '{"deny":true}\n' }] });
+    expect(textOf(replies.get(2))).toMatch(/no judge module for stub-guard/);
+    expect(asked.sort()).toEqual(['other-plugin/stub-guard', 'stub-plugin/stub-guard']);
+  });
+});
+
+describe('what the judge tells its session record', () => {
+  test('connected: on notifications/initialized only (a host that gave up after initialize never sends it)', async () => {
+    const told: string[] = [];
+    const onConnected = () => told.push('connected');
+    await exchange([], [{ id: 1, method: 'initialize', params: {} }], { onConnected });
+    expect(told).toEqual([]);
+    await exchange(
+      [],
+      [{ id: 1, method: 'initialize', params: {} }, { method: 'notifications/initialized' }],
+      {
+        onConnected,
+      },
+    );
+    expect(told).toEqual(['connected']);
+  });
+
+  test('a guard that cannot be served is told as a problem; a served one is not', async () => {
+    const problems: string[] = [];
+    await exchange(
+      [fixture('stub-judge.cjs')],
+      [call(1, 'deny'), call(2, 'deny', { guard: 'other-guard' })],
+      {
+        onProblem: (text) => problems.push(text),
+      },
+    );
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^other-guard could not be loaded/);
   });
 });
 

@@ -20,15 +20,36 @@ const warmUpCommand = [
   'EOF',
 ].join('\n');
 
+/**
+ * The embedded mvdan-sh modules already run in this process, by the hash of their source. One
+ * process can hold several self-contained bundles that each carry mvdan-sh (the MCP judge serves
+ * every guard's judge module, each with its own copy): the first to parse runs it, and the others
+ * take the same exports when their copy is the same source, byte for byte. mvdan-sh keeps no state
+ * between parses but the parser each bundle makes for itself, so sharing it changes no result; it
+ * saves a copy of its code and heap (tens of MB each). Another version is another hash: its own copy.
+ */
+const sharedKey = Symbol.for('@kit/shell-segments: mvdan-sh by source hash');
+
+function sharedModules(): Map<string, unknown> {
+  const holder = globalThis as { [sharedKey]?: Map<string, unknown> };
+  holder[sharedKey] ??= new Map<string, unknown>();
+  return holder[sharedKey];
+}
+
 /** mvdan-sh's `syntax` namespace, loaded on the first call and kept for the process. */
 export function loadSyntax(): MvdanSyntax {
   if (syntax === undefined) {
     const loaded = requireMvdan();
     let mvdan = loaded;
     if (isEmbeddedModule(loaded)) {
-      const embedded = loadEmbeddedModule(loaded);
-      if (!embedded.usedCodeCache) uncachedModule = embedded;
-      mvdan = embedded.exports;
+      const shared = sharedModules();
+      mvdan = shared.get(loaded.sourceHash);
+      if (mvdan === undefined) {
+        const embedded = loadEmbeddedModule(loaded);
+        if (!embedded.usedCodeCache) uncachedModule = embedded;
+        mvdan = embedded.exports;
+        shared.set(loaded.sourceHash, mvdan);
+      }
     }
     syntax = (mvdan as { syntax: MvdanSyntax }).syntax;
   }

@@ -1,5 +1,6 @@
 import type { HookOutput, JsonObject } from '@kit/fail-open';
 import { isJsonObject } from '@kit/fail-open';
+import { encodeVerdict } from '../hosts/claude-code.ts';
 import { type RpcAnswer, type RpcMessage, rpcErrors, serveLines } from './json-rpc-lines.ts';
 import type { JudgeModules } from './judge-modules.ts';
 import { memoryKeeper } from './memory-keeper.ts';
@@ -20,6 +21,12 @@ export interface JudgeServerOptions {
   modules: JudgeModules;
   /** The environment each call is judged in: the session's, read at the call (default process.env). */
   env?: () => Record<string, string | undefined>;
+  /** The judge module of a call that names its plugin (`plugin`) and no module: the judge plugin's discovery. */
+  locate?: (plugin: string, guard: string) => string | undefined;
+  /** Told each time a call's guard cannot be served (what the session's notice reports). */
+  onProblem?: (text: string) => void;
+  /** Told when the client says the connection is up (`notifications/initialized`), once per notice. */
+  onConnected?: () => void;
 }
 
 /**
@@ -40,6 +47,7 @@ export function serveJudge(options: JudgeServerOptions): Promise<void> {
   return serveLines(options.input, options.output, async (message) => {
     const answer = await dispatch(message, options, env, loadOnce);
     if (message.method === 'initialize') setImmediate(loadOnce);
+    if (message.method === 'notifications/initialized') options.onConnected?.();
     if (message.method === 'tools/call') afterCall();
     return answer;
   });
@@ -61,7 +69,7 @@ async function dispatch(
       return { result: { tools: [] } };
     case 'tools/call':
       loadOnce();
-      return { result: await callResult(params, options.modules, env()) };
+      return { result: await callResult(params, options, env()) };
     default:
       // server/discover included: its error makes the client fall back to initialize.
       return message.id === undefined
@@ -81,29 +89,58 @@ function initializeResult(params: JsonObject): JsonObject {
 
 async function callResult(
   params: JsonObject,
-  modules: JudgeModules,
+  options: JudgeServerOptions,
   env: Record<string, string | undefined>,
 ): Promise<JsonObject> {
   const args = isJsonObject(params.arguments) ? params.arguments : {};
   if (params.name !== judgeToolName) return failed(`no tool ${String(params.name)}`);
   if (typeof args.guard !== 'string') return failed('the call names no guard');
-  const module = typeof args.module === 'string' ? args.module : undefined;
-  const found = modules.find(args.guard, module);
-  if (!('judge' in found))
-    return failed(`${args.guard} could not be loaded from ${found.module}: ${found.message}`);
+  const found = options.modules.find(args.guard, moduleOfCall(args, args.guard, options.locate));
+  if (!('judge' in found)) {
+    const problem = `${args.guard} could not be loaded from ${found.module}: ${found.message}`;
+    options.onProblem?.(problem);
+    return failed(problem);
+  }
   const payload = payloadFromArguments(args.payload);
   if (payload === null) return failed('the call carries no payload object');
-  return asToolResult(await found.judge(JSON.stringify(payload), env));
+  return asToolResult(await found.judge(JSON.stringify(payload), strictness(args, env)));
+}
+
+/** The module a call names (`module`), else the one its plugin's install holds (`plugin`), else none: the guard's started module. */
+function moduleOfCall(
+  args: JsonObject,
+  guard: string,
+  locate: JudgeServerOptions['locate'],
+): string | undefined {
+  if (typeof args.module === 'string') return args.module;
+  if (typeof args.plugin === 'string' && locate !== undefined) return locate(args.plugin, guard);
+  return undefined;
+}
+
+/**
+ * A strict handler (`"strict": true` in its input: the git-write-gate-strict plugin's) is judged
+ * with the strict switch on, whatever the session has, as the strict command hook's launcher sets
+ * it; any other call keeps the session's own switch.
+ */
+function strictness(
+  args: JsonObject,
+  env: Record<string, string | undefined>,
+): Record<string, string | undefined> {
+  return args.strict === true ? { ...env, TAGOUT_HOOKS_STRICT: '1' } : env;
 }
 
 /**
  * A command hook's output as the tool's answer. The host reads the text as the hook's stdout: a
- * deny's JSON denies, an empty answer is no opinion. A refusal (a strict guard's exit 2, the
- * reason on stderr) has no stdout form, so it is an error answer carrying the reason: the strict
- * plugin's `"onFailure": "block"` blocks the call on it, as exit 2 blocks a command hook's.
+ * deny's JSON denies, an empty answer is no opinion. A refusal (a strict guard's exit 2, the reason
+ * on stderr) has no stdout form, and an isError answer would lose its reason (Claude Code 2.1.332
+ * tells the model only that the MCP tool failed): it is answered as a deny carrying the reason, so
+ * it blocks on every handler, as exit 2 blocks every command hook, and the model reads why.
  */
 export function asToolResult(output: HookOutput): JsonObject {
-  if (output.exitCode === 2) return failed(output.stderr.trimEnd());
+  if (output.exitCode === 2) {
+    const refusal = encodeVerdict({ kind: 'deny', reason: output.stderr.trimEnd() });
+    return { content: [{ type: 'text', text: refusal.stdout }] };
+  }
   return { content: output.stdout === '' ? [] : [{ type: 'text', text: output.stdout }] };
 }
 

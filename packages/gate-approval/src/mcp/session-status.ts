@@ -1,0 +1,74 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isJsonObject } from '@kit/fail-open';
+
+/**
+ * What the kit-judge plugin's server records of itself for one session, in the plugin's data folder
+ * (`$CLAUDE_PLUGIN_DATA/sessions/<session id>.json`): that it started (its pid), how many times it
+ * started again in the same session (the host restarts a judge that crashed), and each guard it
+ * could not load. The plugin's UserPromptSubmit hook reads it to tell the user, once, that the
+ * session is not (fully) guarded: a judge that never connected leaves no record at all.
+ */
+export interface SessionStatus {
+  pid: number;
+  restarts: number;
+  problems: string[];
+}
+
+/** The status file of a session, or undefined when the environment names no data folder or session. */
+export function sessionStatusFile(
+  dataDir: string | undefined,
+  sessionId: string | undefined,
+): string | undefined {
+  if (!dataDir || !sessionId || !/^[\w.-]+$/.test(sessionId)) return undefined;
+  return join(dataDir, 'sessions', `${sessionId}.json`);
+}
+
+/** The status as recorded, or undefined when there is none (or it cannot be read). */
+export function readSessionStatus(file: string): SessionStatus | undefined {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (!isJsonObject(parsed) || typeof parsed.pid !== 'number') return undefined;
+    const restarts = typeof parsed.restarts === 'number' ? parsed.restarts : 0;
+    const problems = Array.isArray(parsed.problems)
+      ? parsed.problems.filter((p) => typeof p === 'string')
+      : [];
+    return { pid: parsed.pid, restarts, problems };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the status whole (a temp file renamed over it). A failure is ignored: the record is a courtesy. */
+export function writeSessionStatus(file: string, status: SessionStatus): void {
+  try {
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, `${JSON.stringify(status)}\n`, { mode: 0o600 });
+    renameSync(temp, file);
+  } catch {
+    // no data folder to write: the user hook then says the judge never connected, which errs loud
+  }
+}
+
+/**
+ * The judge's record keeper for its session: at start it counts a restart when a record of another
+ * process is there already, and each problem is added once.
+ */
+export function sessionRecorder(file: string | undefined): { problem: (text: string) => void } {
+  if (file === undefined) return { problem: () => undefined };
+  const before = readSessionStatus(file);
+  const status: SessionStatus = {
+    pid: process.pid,
+    restarts: before === undefined ? 0 : before.restarts + (before.pid === process.pid ? 0 : 1),
+    problems: before?.problems ?? [],
+  };
+  writeSessionStatus(file, status);
+  return {
+    problem: (text) => {
+      if (status.problems.includes(text)) return;
+      status.problems.push(text);
+      writeSessionStatus(file, status);
+    },
+  };
+}
