@@ -4,9 +4,18 @@ import type {
   ListOp,
   Placement,
   Segment,
+  SimpleStatement,
   Statement as TreeStatement,
 } from '@kit/shell-segments';
-import { findStatusCaptures, listOfFrame, segmentsUnder } from '@kit/shell-segments';
+import {
+  enclosingStatement,
+  findStatusCaptures,
+  leafOf,
+  listOf,
+  listOfFrame,
+  segmentsUnder,
+  substitutionOwner,
+} from '@kit/shell-segments';
 import type { Shell } from './shell.ts';
 
 /** A statement of a list: a simple command (one segment) or a compound one (a frame with its placement). */
@@ -36,6 +45,42 @@ export function segmentStatement(segment: Segment): Statement {
 /** A compound command (a frame with its own placement) as a statement. */
 export function compoundStatement(frame: Context, placement: Placement): Statement {
   return { kind: 'frame', frame, start: frame.start, end: frame.end, then: placement.then, placement };
+}
+
+/** The statement of the line's tree a statement is: a segment's leaf, a compound part's compound. */
+export function treeStatementOf(
+  shell: Shell,
+  statement: Statement,
+): SimpleStatement | CompoundStatement | undefined {
+  if (statement.kind === 'segment') return leafOf(shell.line, statement.segment);
+  const part = listOfFrame(shell.line, statement.frame);
+  return part === undefined ? undefined : (enclosingStatement(part) ?? undefined);
+}
+
+/** The frame of the list a statement stands in: a segment's innermost frame, the frame around a compound. */
+export function frameAround(shell: Shell, statement: Statement): Context | undefined {
+  const tree = treeStatementOf(shell, statement);
+  return tree === undefined ? undefined : listOf(tree).frame;
+}
+
+/** The segment whose words hold a `$( )`, backticks or `<( )` frame of this shell (through `$(( ))`), if any. */
+export function ownerOf(shell: Shell, frame: Context): Segment | undefined {
+  const list = listOfFrame(shell.line, frame);
+  return list === undefined ? undefined : substitutionOwner(list)?.segment;
+}
+
+/**
+ * The statements directly in a frame grouped as its list runs them: a pipeline's stages together,
+ * each other statement (each part of a compound) alone.
+ */
+export function statementGroups(shell: Shell, frame: Context): Statement[][] {
+  const list = listOfFrame(shell.line, frame);
+  if (list === undefined) return [];
+  return list.statements.flatMap((statement) =>
+    statement.kind === 'pipeline'
+      ? [statementsOfTree(statement)].filter((stages) => stages.length > 0)
+      : statementsOfTree(statement).map((each) => [each]),
+  );
 }
 
 /** The kind of a statement: `segment`, or its compound's frame kind (`subshell`, `group`, `if-body`…). */
