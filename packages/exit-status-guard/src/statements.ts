@@ -88,13 +88,10 @@ export function statementKind(statement: Statement): string {
   return statement.kind === 'segment' ? 'segment' : statement.frame.kind;
 }
 
-/** True when no statement of `parent` starts after `frame` ends. */
+/** True when no statement of `parent` (at any depth under its list) starts after `frame` ends. */
 export function isLastIn(shell: Shell, frame: Context, parent: Context): boolean {
-  for (const segment of shell.segments) {
-    if (segment.start < frame.end) continue;
-    if (segment.context.some((outer) => outer.id === parent.id)) return false;
-  }
-  return true;
+  const list = listOfFrame(shell.line, parent);
+  return list === undefined || !segmentsUnder(list).some((segment) => segment.start >= frame.end);
 }
 
 /**
@@ -289,9 +286,6 @@ export function isCapturedInShell(segment: Segment, statement: Statement): boole
   const outer =
     statement.kind === 'segment'
       ? segment.context
-      : segment.context.slice(
-          0,
-          segment.context.findIndex((frame) => frame.id === statement.frame.id),
-        );
+      : segment.context.slice(0, segment.context.indexOf(statement.frame));
   return outer.every((frame) => sameShellKinds.has(frame.kind));
 }

@@ -1,5 +1,5 @@
 import type { Context, Segment } from '@kit/shell-segments';
-import { leafOf, listOf, liftToTop } from '@kit/shell-segments';
+import { leafOf, listOf, listOfFrame, liftToTop, segmentsUnder } from '@kit/shell-segments';
 import { padded, reportAt, standsAlone } from '../rewrite/pipeline-rewrite.ts';
 import { splice } from '../rewrite/splice.ts';
 import {
@@ -87,9 +87,8 @@ export const processSubstitution: DenyingRule<'process-substitution', ProcessSub
         .reverse()
         .find((frame) => frame.kind === 'process-substitution') as Context | undefined;
       if (!substitution) continue;
-      const inBody = shell.segments.filter((segment) =>
-        segment.context.some((frame) => frame.id === substitution.id),
-      );
+      const list = listOfFrame(shell.line, substitution);
+      const inBody = list === undefined ? [] : segmentsUnder(list);
       if (inBody.some((segment) => segment.params.includes('?'))) continue;
       const collected = shell.segments.some(
         (segment) =>

@@ -132,8 +132,7 @@ const loopKinds = new Set(['for-body', 'while-body', 'until-body', 'while-condit
 /** Whether the check's status leaves through a loop, which reports only its last round's status. */
 function throughLoop(found: SequencedMutatorFinding): boolean {
   const { gate, statement } = found;
-  const outer =
-    statement.kind === 'frame' ? gate.context.findIndex((frame) => frame.id === statement.frame.id) : -1;
+  const outer = statement.kind === 'frame' ? gate.context.indexOf(statement.frame) : -1;
   return gate.context.some((frame, i) => i >= outer && outer >= 0 && loopKinds.has(frame.kind));
 }
 
@@ -193,7 +192,7 @@ function restoreRewrite(found: SequencedMutatorFinding): Rewrite {
 function testedRewrite(found: SequencedMutatorFinding, name: string): Rewrite {
   const { shell, mutator } = found;
   const main = mainOf(shell);
-  if (!main || frameOf(mutator).id !== main.id) return noRewrite('the state change is not on the main list');
+  if (!main || frameOf(mutator) !== main) return noRewrite('the state change is not on the main list');
   const statements = statementsIn(shell, main);
   let at = statements.findIndex((each) => each.start <= mutator.start && mutator.end <= each.end);
   while (at > 0 && ['&&', '||'].includes((statements[at - 1] as Statement).then ?? '')) at -= 1;
