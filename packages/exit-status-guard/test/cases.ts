@@ -756,6 +756,23 @@ export const cases: Case[] = [
     ],
   },
   {
+    name: 'a check that ends a subshell, not the last statement of its group, then a change after the group',
+    want: 'deny',
+    rule: 'sequenced-mutator',
+    commands: [
+      '{ (make check); echo done; } && git push',
+      '{ (cd api && go test ./...); date; } && npm publish',
+    ],
+  },
+  {
+    name: 'a check that ends a subshell which ends its group, the group joined by && to the change',
+    want: 'silent',
+    commands: [
+      '{ echo start; (make check); } && git push',
+      '{ date; (cd api && go test ./...); } && npm publish',
+    ],
+  },
+  {
     name: 'a teardown of several restores after rc=$?, re-raised after them all',
     want: 'silent',
     commands: [
