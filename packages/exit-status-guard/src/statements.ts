@@ -186,37 +186,23 @@ function conditionExit(
   at: number,
 ): { then: ListOp | null; statement: Statement } | null {
   const condition = segment.context[at] as Context;
-  const parent = segment.context[at - 1] as Context;
   if (condition.placement === null) return null;
-  const statements = statementsIn(shell, parent);
-  const start = statements.findIndex((each) => each.kind === 'frame' && each.frame.id === condition.id);
-  const part = (k: number): Context | null => {
-    const each = statements[k];
-    return each?.kind === 'frame' ? each.frame : null;
-  };
+  const list = listOfFrame(shell.line, condition);
+  const compound = list && enclosingStatement(list);
+  if (list === undefined || compound?.kind !== 'compound') return null;
+  const after = compound.parts.slice(compound.parts.indexOf(list) + 1).map((part) => part.frame);
   const negated = segment.negated;
-  const parts: Context[] = [];
-  let k = start + 1;
+  let parts: Context[];
   if (condition.kind === 'if-condition') {
     // Only the first condition of an if: an elif's is tested by a chain this does not follow.
-    const before = part(start - 1);
-    if (before?.kind === 'if-body' && !/\bfi\b/.test(shell.source.slice(before.end, condition.start)))
-      return null;
-    for (let next = part(k); next !== null; next = part(++k)) {
-      const isElif =
-        next.kind === 'if-condition' &&
-        !/\bfi\b/.test(shell.source.slice((parts.at(-1) ?? condition).end, next.start));
-      if (next.kind !== 'if-body' && next.kind !== 'else-body' && !isElif) break;
-      parts.push(next);
-      if (next.kind === 'else-body') break;
-    }
+    if (compound.parts[0] !== list) return null;
+    parts = after;
     const thenBody = parts[0];
     const elseBody = parts.length === 2 && parts[1]?.kind === 'else-body' ? parts[1] : undefined;
     const failureBranch = negated ? thenBody : elseBody;
     if (failureBranch && endsTheShell(shell, failureBranch)) return null;
   } else {
-    const body = part(k);
-    if (body !== null) parts.push(body);
+    parts = after.slice(0, 1);
     const endsOnPass = (condition.kind === 'until-condition') !== negated;
     if (endsOnPass) return null;
   }
