@@ -26,7 +26,7 @@ import type {
 } from './types.ts';
 
 /** The node kinds the segmenter reads; a test checks that the corpus exercises every one. */
-export const handledNodeKinds: readonly string[] = [
+export const handledNodeKinds: readonly sh.Node['kind'][] = [
   'File',
   'Stmt',
   'CallExpr',
