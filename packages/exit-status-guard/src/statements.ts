@@ -250,7 +250,7 @@ export function topStatement(shell: Shell, segment: Segment): Statement {
   const child = segment.context[1];
   if (child === undefined) return segmentStatement(segment);
   const found = statementsIn(shell, main).find(
-    (statement) => statement.kind === 'frame' && statement.frame.id === child.id,
+    (statement) => statement.kind === 'frame' && statement.frame === child,
   );
   if (found) return found;
   // Inside a substitution of a top-level segment: that segment is the statement.
