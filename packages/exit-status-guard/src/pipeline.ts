@@ -1,4 +1,4 @@
-import { type Context, pipelineById, type Segment } from '@kit/shell-segments';
+import type { Context, PipelineStatement, Segment } from '@kit/shell-segments';
 import type { Shell } from './shell.ts';
 import {
   compoundStatement,
@@ -6,12 +6,13 @@ import {
   type Statement,
   segmentStatement,
   statementsOfTree,
+  treeStatementOf,
 } from './statements.ts';
 
 /** Where a gate's status is piped away: the stage it leaves the segment in, and that stage's pipeline. */
 export interface PipedStage {
   stage: Statement; // the gate itself, or a subshell / group it ends that is piped as a whole
-  pipelineId: number;
+  pipeline: PipelineStatement;
   chain: Context[]; // the frames around the stage
 }
 
@@ -21,7 +22,8 @@ export interface PipedStage {
  */
 export function pipedStage(shell: Shell, gate: Segment): PipedStage | null {
   if (gate.pipeline !== null && gate.pipeline.op !== null) {
-    return { stage: segmentStatement(gate), pipelineId: gate.pipeline.id, chain: gate.context };
+    const pipeline = pipelineOf(shell, segmentStatement(gate));
+    return pipeline && { stage: segmentStatement(gate), pipeline, chain: gate.context };
   }
   if (!gate.last) return null;
   for (let i = gate.context.length - 1; i > 0; i--) {
@@ -29,35 +31,22 @@ export function pipedStage(shell: Shell, gate: Segment): PipedStage | null {
     if (frame.kind !== 'subshell' && frame.kind !== 'group') return null;
     const placement = frame.placement;
     if (placement?.pipeline && placement.pipeline.op !== null) {
-      return {
-        stage: compoundStatement(frame, placement),
-        pipelineId: placement.pipeline.id,
-        chain: gate.context.slice(0, i),
-      };
+      const stage = compoundStatement(frame, placement);
+      const pipeline = pipelineOf(shell, stage);
+      return pipeline && { stage, pipeline, chain: gate.context.slice(0, i) };
     }
     if (!isLastIn(shell, frame, gate.context[i - 1] as Context)) return null;
   }
   return null;
 }
 
-/** The stages of a pipeline (segments and piped compounds, one per part that holds a segment), in order. */
-export function stagesOf(shell: Shell, pipelineId: number): Statement[] {
-  const pipeline = pipelineById(shell.line, pipelineId);
-  return pipeline === null ? [] : statementsOfTree(pipeline).sort((a, b) => a.start - b.start);
+/** The pipeline a statement is a stage of (a compound part: its compound's), or null. */
+export function pipelineOf(shell: Shell, statement: Statement): PipelineStatement | null {
+  const tree = treeStatementOf(shell, statement);
+  return tree?.parent.kind === 'pipeline' ? tree.parent : null;
 }
 
-/** The statements of a list grouped by pipeline: each group is one pipeline's stages, or one statement. */
-export function groupPipelines(statements: Statement[]): Statement[][] {
-  const groups: Statement[][] = [];
-  let open: { id: number; statements: Statement[] } | null = null;
-  for (const statement of statements) {
-    const id = statement.placement.pipeline?.id;
-    if (id !== undefined && open !== null && open.id === id) {
-      open.statements.push(statement);
-      continue;
-    }
-    open = id === undefined ? null : { id, statements: [statement] };
-    groups.push(open ? open.statements : [statement]);
-  }
-  return groups;
+/** The stages of a pipeline (segments and piped compounds, one per part that holds a segment), in order. */
+export function stagesOf(pipeline: PipelineStatement): Statement[] {
+  return statementsOfTree(pipeline).sort((a, b) => a.start - b.start);
 }

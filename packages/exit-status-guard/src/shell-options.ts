@@ -59,7 +59,7 @@ export function isOptionOnAt(
   for (const [candidate, effect] of optionSettersOf(segments, option)) {
     if (candidate.end > start || candidate.start < latest) continue;
     const scope = shellScopeOf(candidate);
-    if (scope === null || !chain.some((frame) => frame.id === scope.id)) continue;
+    if (scope === null || !chain.includes(scope)) continue;
     state = effect;
     latest = candidate.start;
   }
@@ -102,11 +102,11 @@ function functionCalls(
 ): [Segment, 'on' | 'off'][] {
   // Each function by name: its body, and the shell it is defined in (a definition in a subshell stays there).
   const definitions = new Map<string, { body: Context; definedIn: Context | null }[]>();
-  const seen = new Set<number>();
+  const seen = new Set<Context>();
   for (const segment of segments) {
     segment.context.forEach((frame, at) => {
-      if (frame.kind !== 'function-body' || !frame.name || seen.has(frame.id)) return;
-      seen.add(frame.id);
+      if (frame.kind !== 'function-body' || !frame.name || seen.has(frame)) return;
+      seen.add(frame);
       const definedIn = shellScopeOf({
         context: segment.context.slice(0, at),
         pipeline: frame.placement?.pipeline ?? null,
@@ -124,15 +124,13 @@ function functionCalls(
     const found = called
       ?.filter(
         ({ body, definedIn }) =>
-          body.end <= segment.start &&
-          definedIn !== null &&
-          segment.context.some((frame) => frame.id === definedIn.id),
+          body.end <= segment.start && definedIn !== null && segment.context.includes(definedIn),
       )
       .at(-1);
     if (found === undefined) continue;
     const { body } = found;
     // The body's own last change: a set in a subshell of the body stays there.
-    const inBody = direct.filter(([setter]) => shellScopeOf(setter)?.id === body.id);
+    const inBody = direct.filter(([setter]) => shellScopeOf(setter) === body);
     const last = inBody[inBody.length - 1];
     if (last) calls.push([segment, last[1]]);
   }

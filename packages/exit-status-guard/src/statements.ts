@@ -4,9 +4,18 @@ import type {
   ListOp,
   Placement,
   Segment,
+  SimpleStatement,
   Statement as TreeStatement,
 } from '@kit/shell-segments';
-import { findStatusCaptures, listOfFrame, segmentsUnder } from '@kit/shell-segments';
+import {
+  enclosingStatement,
+  findStatusCaptures,
+  leafOf,
+  listOf,
+  listOfFrame,
+  segmentsUnder,
+  substitutionOwner,
+} from '@kit/shell-segments';
 import type { Shell } from './shell.ts';
 
 /** A statement of a list: a simple command (one segment) or a compound one (a frame with its placement). */
@@ -38,18 +47,51 @@ export function compoundStatement(frame: Context, placement: Placement): Stateme
   return { kind: 'frame', frame, start: frame.start, end: frame.end, then: placement.then, placement };
 }
 
+/** The statement of the line's tree a statement is: a segment's leaf, a compound part's compound. */
+export function treeStatementOf(
+  shell: Shell,
+  statement: Statement,
+): SimpleStatement | CompoundStatement | undefined {
+  if (statement.kind === 'segment') return leafOf(shell.line, statement.segment);
+  const part = listOfFrame(shell.line, statement.frame);
+  return part === undefined ? undefined : (enclosingStatement(part) ?? undefined);
+}
+
+/** The frame of the list a statement stands in: a segment's innermost frame, the frame around a compound. */
+export function frameAround(shell: Shell, statement: Statement): Context | undefined {
+  const tree = treeStatementOf(shell, statement);
+  return tree === undefined ? undefined : listOf(tree).frame;
+}
+
+/** The segment whose words hold a `$( )`, backticks or `<( )` frame of this shell (through `$(( ))`), if any. */
+export function ownerOf(shell: Shell, frame: Context): Segment | undefined {
+  const list = listOfFrame(shell.line, frame);
+  return list === undefined ? undefined : substitutionOwner(list)?.segment;
+}
+
+/**
+ * The statements directly in a frame grouped as its list runs them: a pipeline's stages together,
+ * each other statement (each part of a compound) alone.
+ */
+export function statementGroups(shell: Shell, frame: Context): Statement[][] {
+  const list = listOfFrame(shell.line, frame);
+  if (list === undefined) return [];
+  return list.statements.flatMap((statement) =>
+    statement.kind === 'pipeline'
+      ? [statementsOfTree(statement)].filter((stages) => stages.length > 0)
+      : statementsOfTree(statement).map((each) => [each]),
+  );
+}
+
 /** The kind of a statement: `segment`, or its compound's frame kind (`subshell`, `group`, `if-body`…). */
 export function statementKind(statement: Statement): string {
   return statement.kind === 'segment' ? 'segment' : statement.frame.kind;
 }
 
-/** True when no statement of `parent` starts after `frame` ends. */
+/** True when no statement of `parent` (at any depth under its list) starts after `frame` ends. */
 export function isLastIn(shell: Shell, frame: Context, parent: Context): boolean {
-  for (const segment of shell.segments) {
-    if (segment.start < frame.end) continue;
-    if (segment.context.some((outer) => outer.id === parent.id)) return false;
-  }
-  return true;
+  const list = listOfFrame(shell.line, parent);
+  return list === undefined || !segmentsUnder(list).some((segment) => segment.start >= frame.end);
 }
 
 /**
@@ -144,37 +186,23 @@ function conditionExit(
   at: number,
 ): { then: ListOp | null; statement: Statement } | null {
   const condition = segment.context[at] as Context;
-  const parent = segment.context[at - 1] as Context;
   if (condition.placement === null) return null;
-  const statements = statementsIn(shell, parent);
-  const start = statements.findIndex((each) => each.kind === 'frame' && each.frame.id === condition.id);
-  const part = (k: number): Context | null => {
-    const each = statements[k];
-    return each?.kind === 'frame' ? each.frame : null;
-  };
+  const list = listOfFrame(shell.line, condition);
+  const compound = list && enclosingStatement(list);
+  if (list === undefined || compound?.kind !== 'compound') return null;
+  const after = compound.parts.slice(compound.parts.indexOf(list) + 1).map((part) => part.frame);
   const negated = segment.negated;
-  const parts: Context[] = [];
-  let k = start + 1;
+  let parts: Context[];
   if (condition.kind === 'if-condition') {
     // Only the first condition of an if: an elif's is tested by a chain this does not follow.
-    const before = part(start - 1);
-    if (before?.kind === 'if-body' && !/\bfi\b/.test(shell.source.slice(before.end, condition.start)))
-      return null;
-    for (let next = part(k); next !== null; next = part(++k)) {
-      const isElif =
-        next.kind === 'if-condition' &&
-        !/\bfi\b/.test(shell.source.slice((parts.at(-1) ?? condition).end, next.start));
-      if (next.kind !== 'if-body' && next.kind !== 'else-body' && !isElif) break;
-      parts.push(next);
-      if (next.kind === 'else-body') break;
-    }
+    if (compound.parts[0] !== list) return null;
+    parts = after;
     const thenBody = parts[0];
     const elseBody = parts.length === 2 && parts[1]?.kind === 'else-body' ? parts[1] : undefined;
     const failureBranch = negated ? thenBody : elseBody;
     if (failureBranch && endsTheShell(shell, failureBranch)) return null;
   } else {
-    const body = part(k);
-    if (body !== null) parts.push(body);
+    parts = after.slice(0, 1);
     const endsOnPass = (condition.kind === 'until-condition') !== negated;
     if (endsOnPass) return null;
   }
@@ -222,7 +250,7 @@ export function topStatement(shell: Shell, segment: Segment): Statement {
   const child = segment.context[1];
   if (child === undefined) return segmentStatement(segment);
   const found = statementsIn(shell, main).find(
-    (statement) => statement.kind === 'frame' && statement.frame.id === child.id,
+    (statement) => statement.kind === 'frame' && statement.frame === child,
   );
   if (found) return found;
   // Inside a substitution of a top-level segment: that segment is the statement.
@@ -244,9 +272,6 @@ export function isCapturedInShell(segment: Segment, statement: Statement): boole
   const outer =
     statement.kind === 'segment'
       ? segment.context
-      : segment.context.slice(
-          0,
-          segment.context.findIndex((frame) => frame.id === statement.frame.id),
-        );
+      : segment.context.slice(0, segment.context.indexOf(statement.frame));
   return outer.every((frame) => sameShellKinds.has(frame.kind));
 }

@@ -756,6 +756,34 @@ export const cases: Case[] = [
     ],
   },
   {
+    name: "a check in an if's first condition, with an elif after it, then a change that runs either way",
+    want: 'deny',
+    rule: 'sequenced-mutator',
+    commands: ['if make check; then echo ok; elif true; then echo no; fi; git push'],
+  },
+  {
+    name: "a check in an elif's condition: the chain that tests it is not followed (no opinion)",
+    want: 'silent',
+    commands: ['if true; then echo a; elif make check; then echo ok; fi; git push'],
+  },
+  {
+    name: 'a check that ends a subshell, not the last statement of its group, then a change after the group',
+    want: 'deny',
+    rule: 'sequenced-mutator',
+    commands: [
+      '{ (make check); echo done; } && git push',
+      '{ (cd api && go test ./...); date; } && npm publish',
+    ],
+  },
+  {
+    name: 'a check that ends a subshell which ends its group, the group joined by && to the change',
+    want: 'silent',
+    commands: [
+      '{ echo start; (make check); } && git push',
+      '{ date; (cd api && go test ./...); } && npm publish',
+    ],
+  },
+  {
     name: 'a teardown of several restores after rc=$?, re-raised after them all',
     want: 'silent',
     commands: [

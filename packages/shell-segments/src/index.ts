@@ -14,10 +14,12 @@ export {
   followingStatement,
   isCommandSubstitution,
   isSubstitution,
+  leafOf,
   listOf,
   listOfFrame,
   pipelineById,
   segmentsUnder,
+  substitutionOwner,
   thenOf,
   walkStatements,
 } from './statement-tree.ts';

@@ -99,26 +99,9 @@ function readLauncher(spec: LauncherSpec, words: Word[], result: Unwrapped): Wor
     if (value.startsWith('-') && value !== '-') {
       const read = readOptionWord(spec, words, i);
       if (!read.ok) return null;
-      for (const option of read.options) {
-        const effect = option.spec.effect;
-        if (effect === 'stop') return null;
-        if (effect === 'split') return split(option.value, words, i + read.used, result);
-        if (effect === 'chdir' && option.value !== null) result.directories.push(option.value);
-        if (effect === 'shell-string' && option.value !== null) result.shellString = option.value;
-        if (effect === 'host' && option.value === null) {
-          // sudo: `-h` alone is help; `-h host` (a plain word, not NAME=value) names a remote host.
-          const next = words[i + 1];
-          if (
-            value === '-h' &&
-            next &&
-            !(next.value ?? next.text).startsWith('-') &&
-            !isSudoAssignment(next)
-          ) {
-            i += 1;
-          } else return null;
-        }
-      }
-      i += read.used;
+      const at = applyOptions(read.options, words, i, read.used, result);
+      if (at === null) return null;
+      i = at + read.used;
       continue;
     }
     if (spec.assigns === 'sudo' && isSudoAssignment(word)) {
@@ -132,6 +115,46 @@ function readLauncher(spec: LauncherSpec, words: Word[], result: Unwrapped): Wor
     }
     break;
   }
+  return commandAfter(spec, words, i, result);
+}
+
+/**
+ * What the options of one word do: the offset the reading goes on from (past a sudo `-h host`), or
+ * null when the launcher runs no command here (a query, `-S`, an error).
+ */
+function applyOptions(
+  options: FoundOption[],
+  words: Word[],
+  start: number,
+  used: number,
+  result: Unwrapped,
+): number | null {
+  let i = start;
+  for (const option of options) {
+    const effect = option.spec.effect;
+    if (effect === 'stop') return null;
+    if (effect === 'split') return split(option.value, words, i + used, result);
+    if (effect === 'chdir' && option.value !== null) result.directories.push(option.value);
+    if (effect === 'shell-string' && option.value !== null) result.shellString = option.value;
+    if (effect === 'host' && option.value === null) {
+      // sudo: `-h` alone is help; `-h host` (a plain word, not NAME=value) names a remote host.
+      const next = words[i + 1];
+      if (
+        words[start]?.value === '-h' &&
+        next &&
+        !(next.value ?? next.text).startsWith('-') &&
+        !isSudoAssignment(next)
+      ) {
+        i += 1;
+      } else return null;
+    }
+  }
+  return i;
+}
+
+/** After a launcher's options (at `i`): its NAME=value operands, its operands, then the command words or a `-c` string. */
+function commandAfter(spec: LauncherSpec, words: Word[], start: number, result: Unwrapped): Word[] | null {
+  let i = start;
   // script runs no command words of its own: only the string of -c, if any (shellString).
   if (spec.command === 'none') return null;
   if (spec.assigns === 'env') {

@@ -26,7 +26,7 @@ import type {
 } from './types.ts';
 
 /** The node kinds the segmenter reads; a test checks that the corpus exercises every one. */
-export const handledNodeKinds: readonly string[] = [
+export const handledNodeKinds: readonly sh.Node['kind'][] = [
   'File',
   'Stmt',
   'CallExpr',
@@ -222,22 +222,22 @@ export class Segmenter {
     into: Container,
   ): void {
     const cmd = stmt.Cmd;
-    const kind = cmd === null ? 'CallExpr' : cmd.kind;
     let holder: SubstitutionHolder = into.kind === 'list' ? into : into.parent;
-    switch (kind) {
+    switch (cmd?.kind) {
+      case undefined:
       case 'CallExpr':
       case 'DeclClause':
       case 'TestClause':
       case 'ArithmCmd':
       case 'LetClause':
-        this.simple(stmt, kind, chain, placement, last, into);
+        this.simple(stmt, chain, placement, last, into);
         return;
       case 'BinaryCmd':
-        this.binary(stmt, cmd as sh.BinaryCmd, chain, placement, last, into);
+        this.binary(stmt, cmd, chain, placement, last, into);
         return;
       case 'TimeClause': {
         // `time` is a keyword: the timed statement stands in its place in the list.
-        const timed = (cmd as sh.TimeClause).Stmt;
+        const timed = cmd.Stmt;
         if (timed)
           this.statement(
             timed,
@@ -249,7 +249,7 @@ export class Segmenter {
         break;
       }
       default:
-        holder = this.compound(cmd as sh.Node, kind, chain, placement, into) ?? holder;
+        if (cmd !== null) holder = this.compound(cmd, chain, placement, into) ?? holder;
     }
     const scope: Scope = { chain, owner: null, inHeredoc: false, holder };
     for (const redirect of stmt.Redirs) this.redirect(redirect, scope);
@@ -289,12 +289,11 @@ export class Segmenter {
 
   private flattenPipeline(stmt: sh.Stmt, stages: sh.Stmt[], pipes: ('|' | '|&')[]): void {
     const cmd = stmt.Cmd;
-    const op = cmd !== null && cmd.kind === 'BinaryCmd' ? binaryCmdOps[(cmd as sh.BinaryCmd).Op] : undefined;
-    if ((op === '|' || op === '|&') && stages.length === pipes.length) {
-      const binary = cmd as sh.BinaryCmd;
-      this.flattenPipeline(binary.X, stages, pipes);
+    const op = cmd?.kind === 'BinaryCmd' ? binaryCmdOps[cmd.Op] : undefined;
+    if (cmd?.kind === 'BinaryCmd' && (op === '|' || op === '|&') && stages.length === pipes.length) {
+      this.flattenPipeline(cmd.X, stages, pipes);
       pipes.push(op);
-      this.flattenPipeline(binary.Y, stages, pipes);
+      this.flattenPipeline(cmd.Y, stages, pipes);
       return;
     }
     stages.push(stmt);
@@ -303,16 +302,15 @@ export class Segmenter {
   /** A compound statement of `into`, or null for a kind this parser version does not know. */
   private compound(
     cmd: sh.Node,
-    kind: string,
     chain: Context[],
     placement: Placement,
     into: Container,
   ): CompoundStatement | null {
-    const type = compoundKinds[kind];
+    const type = compoundKinds[cmd.kind];
     if (type === undefined) return null; // a newer parser: its words may still hide substitutions
     const compound: CompoundStatement = {
       kind: 'compound',
-      type: type === 'while' && (cmd as sh.WhileClause).Until ? 'until' : type,
+      type: cmd.kind === 'WhileClause' && cmd.Until ? 'until' : type,
       parts: [],
       placement: type === 'coproc' ? { ...placement, background: true } : placement,
       substitutions: [],
@@ -328,20 +326,19 @@ export class Segmenter {
   private compoundParts(cmd: sh.Node, compound: CompoundStatement, chain: Context[]): void {
     const { placement } = compound;
     const scope: Scope = { chain, owner: null, inHeredoc: false, holder: compound };
-    switch (compound.type) {
-      case 'subshell':
-      case 'group': {
+    switch (cmd.kind) {
+      case 'Subshell':
+      case 'Block': {
         const [start, end] = this.spanOf(cmd);
-        const frame = this.frame(compound.type, start, end, { ...placement });
-        this.list((cmd as sh.StmtList).Stmts, [...chain, frame], this.partList(compound, frame));
+        const frame = this.frame(cmd.kind === 'Block' ? 'group' : 'subshell', start, end, { ...placement });
+        this.list(cmd.Stmts, [...chain, frame], this.partList(compound, frame));
         return;
       }
-      case 'if':
-        this.ifClause(cmd as sh.IfClause, compound, chain, this.nextClause());
+      case 'IfClause':
+        this.ifClause(cmd, compound, chain, this.nextClause());
         return;
-      case 'while':
-      case 'until': {
-        const loop = cmd as sh.WhileClause;
+      case 'WhileClause': {
+        const loop = cmd;
         const [cond, body]: [ContextKind, ContextKind] = loop.Until
           ? ['until-condition', 'until-body']
           : ['while-condition', 'while-body'];
@@ -350,14 +347,14 @@ export class Segmenter {
         this.part(body, loop.Do, cmd, compound, chain, clause);
         return;
       }
-      case 'for': {
-        const loop = cmd as sh.ForClause;
+      case 'ForClause': {
+        const loop = cmd;
         this.loopHeader(loop.Loop, scope);
         this.part('for-body', loop.Do, cmd, compound, chain, this.nextClause());
         return;
       }
-      case 'case': {
-        const clause = cmd as sh.CaseClause;
+      case 'CaseClause': {
+        const clause = cmd;
         this.word(clause.Word, scope);
         const id = this.nextClause();
         for (const item of clause.Items) {
@@ -366,24 +363,24 @@ export class Segmenter {
         }
         return;
       }
-      case 'function': {
-        const { Body: body, Name: name } = cmd as sh.FuncDecl;
+      case 'FuncDecl': {
+        const { Body: body, Name: name } = cmd;
         const [start, end] = this.spanOf(body);
         const frame = this.frame('function-body', start, end, { ...placement });
         if (name?.Value) frame.name = name.Value;
         const list = this.partList(compound, frame);
         // f() { ..; } is the usual body: its braces are the function's, not a group of their own.
-        if (body.Cmd !== null && body.Cmd.kind === 'Block') {
-          this.list((body.Cmd as sh.StmtList).Stmts, [...chain, frame], list);
+        if (body.Cmd?.kind === 'Block') {
+          this.list(body.Cmd.Stmts, [...chain, frame], list);
           for (const redirect of body.Redirs) this.redirect(redirect, scope);
         } else {
           this.statement(body, [...chain, frame], noPlacement(), true, list);
         }
         return;
       }
-      case 'coproc': {
+      case 'CoprocClause': {
         // A coprocess runs asynchronously in a subshell: a frame of its own, in the background.
-        const inner = (cmd as sh.CoprocClause).Stmt;
+        const inner = cmd.Stmt;
         const [start, end] = this.spanOf(inner);
         const frame = this.frame('subshell', start, end, { ...placement });
         this.statement(inner, [...chain, frame], noPlacement(), true, this.partList(compound, frame));
@@ -401,11 +398,11 @@ export class Segmenter {
     else this.part('else-body', alternative.Then, alternative, compound, chain, id);
   }
 
-  private loopHeader(loop: sh.Node, scope: Scope): void {
+  private loopHeader(loop: sh.ForClause['Loop'], scope: Scope): void {
     if (loop.kind === 'WordIter') {
-      for (const item of (loop as sh.WordIter).Items) this.word(item, scope);
+      for (const item of loop.Items) this.word(item, scope);
     } else if (loop.kind === 'CStyleLoop') {
-      const { Init, Cond, Post } = loop as sh.CStyleLoop;
+      const { Init, Cond, Post } = loop;
       const inner = this.arithmeticScope(loop, scope);
       const acc = newAccumulator();
       for (const expr of [Init, Cond, Post]) if (expr) this.arithm(expr, inner, acc);
@@ -416,7 +413,6 @@ export class Segmenter {
 
   private simple(
     stmt: sh.Stmt,
-    kind: string,
     chain: Context[],
     placement: Placement,
     last: boolean,
@@ -446,44 +442,44 @@ export class Segmenter {
     const scope: Scope = { chain, owner: draft, inHeredoc: false, holder: leaf };
     const cmd = stmt.Cmd;
     if (cmd !== null) {
-      this.commandWords(cmd, kind, draft, scope);
-      if (kind !== 'CallExpr') draft.spans.push(this.spanOf(cmd));
+      this.commandWords(cmd, draft, scope);
+      if (cmd.kind !== 'CallExpr') draft.spans.push(this.spanOf(cmd));
     }
     this.finishDraft(stmt, draft, scope);
   }
 
   /** The words of a simple command of each kind: a call's, a declaration's, [[ ]], (( )), let. */
-  private commandWords(cmd: sh.Node, kind: string, draft: Draft, scope: Scope): void {
-    switch (kind) {
+  private commandWords(cmd: sh.Node, draft: Draft, scope: Scope): void {
+    switch (cmd.kind) {
       case 'CallExpr': {
-        const call = cmd as sh.CallExpr;
+        const call = cmd;
         for (const assign of call.Assigns) draft.assigns.push(this.assign(assign, scope));
         for (const arg of call.Args) draft.argv.push(this.word(arg, scope));
         break;
       }
       case 'DeclClause':
-        this.declClause(cmd as sh.DeclClause, draft, scope);
+        this.declClause(cmd, draft, scope);
         break;
       case 'TestClause': {
-        const test = cmd as sh.TestClause;
+        const test = cmd;
         draft.argv.push(this.syntheticWord(test.Left, 2));
         this.testExpr(test.X, draft, scope);
         draft.argv.push(this.syntheticWord(test.Right, 2));
         break;
       }
       case 'ArithmCmd': {
-        const arithm = cmd as sh.ArithmCmd;
+        const arithm = cmd;
         draft.argv.push(this.syntheticWord(arithm.Left, 2));
         if (arithm.X) draft.argv.push(this.arithmWord(arithm.X, arithm, scope));
         draft.argv.push(this.syntheticWord(arithm.Right, 2));
         break;
       }
       case 'LetClause': {
-        const clause = cmd as sh.LetClause;
+        const clause = cmd;
         draft.argv.push(this.syntheticWord(clause.pos, 3));
         for (const expr of clause.Exprs) {
           draft.argv.push(
-            expr.kind === 'Word' ? this.word(expr as sh.Word, scope) : this.arithmWord(expr, clause, scope),
+            expr.kind === 'Word' ? this.word(expr, scope) : this.arithmWord(expr, clause, scope),
           );
         }
         break;
@@ -533,23 +529,23 @@ export class Segmenter {
   private testExpr(node: sh.Node, draft: Draft, scope: Scope): void {
     switch (node.kind) {
       case 'Word':
-        draft.argv.push(this.word(node as sh.Word, scope));
+        draft.argv.push(this.word(node, scope));
         return;
       case 'UnaryTest': {
-        const test = node as sh.TestOperation;
+        const test = node;
         draft.argv.push(this.syntheticWord(test.OpPos, testOpLengths[test.Op] ?? 2));
         this.testExpr(test.X, draft, scope);
         return;
       }
       case 'BinaryTest': {
-        const test = node as sh.TestOperation;
+        const test = node;
         this.testExpr(test.X, draft, scope);
         draft.argv.push(this.syntheticWord(test.OpPos, testOpLengths[test.Op] ?? 2));
         if (test.Y) this.testExpr(test.Y, draft, scope);
         return;
       }
       case 'ParenTest': {
-        const test = node as sh.ParenTest;
+        const test = node;
         draft.argv.push(this.syntheticWord(test.Lparen, 1));
         this.testExpr(test.X, draft, scope);
         draft.argv.push(this.syntheticWord(test.Rparen, 1));
@@ -601,7 +597,7 @@ export class Segmenter {
     parts.forEach((part, i) => {
       switch (part.kind) {
         case 'Lit': {
-          const raw = (part as sh.Lit).Value;
+          const raw = part.Value;
           if (quoted) {
             append(acc, unescapeDoubleQuoted(raw));
           } else {
@@ -611,20 +607,20 @@ export class Segmenter {
           return;
         }
         case 'SglQuoted': {
-          const quote = part as sh.SglQuoted;
+          const quote = part;
           append(acc, quote.Dollar ? decodeAnsiC(quote.Value) : quote.Value);
           return;
         }
         case 'DblQuoted':
-          this.parts((part as sh.DblQuoted).Parts, true, scope, acc);
+          this.parts(part.Parts, true, scope, acc);
           return;
         case 'ParamExp':
           acc.value = null;
-          this.paramExp(part as sh.ParamExp, scope, acc);
+          this.paramExp(part, scope, acc);
           return;
         case 'CmdSubst': {
           acc.value = null;
-          const subst = part as sh.CmdSubst;
+          const subst = part;
           const kind = subst.Backquotes ? 'backticks' : 'command-substitution';
           const frame = this.substitutionFrame(kind, subst, scope);
           this.list(subst.Stmts, [...scope.chain, frame], this.substitutionList(frame, scope));
@@ -632,7 +628,7 @@ export class Segmenter {
         }
         case 'ProcSubst': {
           acc.value = null;
-          const subst = part as sh.ProcSubst;
+          const subst = part;
           const frame = this.substitutionFrame('process-substitution', subst, scope);
           const direction = procSubstOps[subst.Op];
           if (direction) frame.direction = direction;
@@ -641,7 +637,7 @@ export class Segmenter {
         }
         case 'ArithmExp': {
           acc.value = null;
-          const expr = (part as sh.ArithmExp).X;
+          const expr = part.X;
           const inner = this.arithmeticScope(part, scope);
           if (expr) this.arithm(expr, inner, acc);
           return;
@@ -695,10 +691,10 @@ export class Segmenter {
   private arithm(node: sh.Node, scope: Scope, acc: Accumulator): void {
     switch (node.kind) {
       case 'Word': {
-        const word = node as sh.Word;
+        const word = node;
         const only = word.Parts.length === 1 ? word.Parts[0] : undefined;
-        if (only && only.kind === 'Lit' && namePattern.test((only as sh.Lit).Value)) {
-          acc.params.push((only as sh.Lit).Value);
+        if (only?.kind === 'Lit' && namePattern.test(only.Value)) {
+          acc.params.push(only.Value);
         }
         this.parts(word.Parts, false, scope, acc);
         return;
@@ -706,7 +702,7 @@ export class Segmenter {
       case 'BinaryArithm':
       case 'UnaryArithm':
       case 'ParenArithm': {
-        const operation = node as sh.ArithmOperation;
+        const operation = node;
         if (operation.X) this.arithm(operation.X, scope, acc);
         if (operation.Y) this.arithm(operation.Y, scope, acc);
         return;
@@ -768,14 +764,12 @@ export class Segmenter {
   }
 
   private heredoc(node: sh.Redirect, scope: Scope): NonNullable<Redirect['heredoc']> {
-    const quoted = node.Word.Parts.some((part) => {
-      const kind = part.kind;
-      return (
-        kind === 'SglQuoted' ||
-        kind === 'DblQuoted' ||
-        (kind === 'Lit' && (part as sh.Lit).Value.includes('\\'))
-      );
-    });
+    const quoted = node.Word.Parts.some(
+      (part) =>
+        part.kind === 'SglQuoted' ||
+        part.kind === 'DblQuoted' ||
+        (part.kind === 'Lit' && part.Value.includes('\\')),
+    );
     const body = node.Hdoc;
     if (body === null) {
       const at = node.Word.end;

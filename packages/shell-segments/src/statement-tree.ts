@@ -155,6 +155,34 @@ export function enclosingStatement(list: StatementList): SimpleStatement | Compo
   return parent;
 }
 
+/**
+ * The simple command whose words, assignments or redirections hold a `$( )`, backticks or `<( )`
+ * (through any `$(( ))` around it): `make check` for `$(date)` in `make check > $(date).log`. null
+ * for a `$(( ))` itself, for one a compound's words hold (a for's word list, a case's word), one a
+ * list holds, and for a list that is no substitution.
+ */
+export function substitutionOwner(list: StatementList): SimpleStatement | null {
+  let parent = list.parent;
+  while (parent !== null && parent.kind === 'list' && parent.frame.kind === 'arithmetic')
+    parent = parent.parent;
+  const held = isSubstitution(list.frame.kind) && list.frame.kind !== 'arithmetic';
+  return held && parent !== null && parent.kind === 'simple' ? parent : null;
+}
+
+const leavesByLine = new WeakMap<CommandLine, Map<Segment, SimpleStatement>>();
+
+/** The simple statement of a line's tree whose leaf is `segment` (one of `line.segments`); undefined for another line's. */
+export function leafOf(line: CommandLine, segment: Segment): SimpleStatement | undefined {
+  let leaves = leavesByLine.get(line);
+  if (leaves === undefined) {
+    leaves = new Map();
+    for (const { statement } of walkStatements(line.statements))
+      if (statement.kind === 'simple') leaves.set(statement.segment, statement);
+    leavesByLine.set(line, leaves);
+  }
+  return leaves.get(segment);
+}
+
 const listsByLine = new WeakMap<CommandLine, Map<Context, StatementList>>();
 
 /**

@@ -9,12 +9,61 @@ import type { ShFile } from './mvdan-nodes.ts';
 // name, fields), which is all the walk below needs. Only mvdan-sh's pinned GopherJS build is known
 // to have these shapes; test/syntax-tree.test.ts compares this copy with the wrapped API on the corpus.
 
-/** A syntax node: its Go type's name (NodeType's answer) and its span, as UTF-16 source indices. */
-export interface Node {
-  kind: string;
+/** What every syntax node has: its span, as UTF-16 source indices. */
+export interface NodeBase {
   pos: number;
   end: number;
 }
+
+/**
+ * The node kinds the segmenter does not read fields of (mvdan.cc/sh/v3/syntax's other node types):
+ * it meets them only to skip them, or to take their span.
+ */
+export type OtherKind = 'Comment' | 'ArrayExpr' | 'ArrayElem' | 'BraceExp' | 'ExtGlob' | 'TestDecl';
+
+/** A node of no shape read here: its Go type's name and its span. */
+export interface OtherNode extends NodeBase {
+  kind: OtherKind;
+}
+
+/**
+ * A syntax node: its Go type's name (NodeType's answer) in `kind`, which tells its shape, and its
+ * span. A switch on `kind` narrows it: no cast reads a field.
+ */
+export type Node =
+  | File
+  | Stmt
+  | Lit
+  | Word
+  | SglQuoted
+  | DblQuoted
+  | ParamExp
+  | CmdSubst
+  | ProcSubst
+  | ArithmExp
+  | ArithmOperation
+  | Assign
+  | Redirect
+  | CallExpr
+  | BinaryCmd
+  | StmtList
+  | IfClause
+  | WhileClause
+  | ForClause
+  | WordIter
+  | CStyleLoop
+  | CaseClause
+  | CaseItem
+  | FuncDecl
+  | TestClause
+  | TestOperation
+  | ParenTest
+  | ArithmCmd
+  | DeclClause
+  | LetClause
+  | TimeClause
+  | CoprocClause
+  | OtherNode;
 
 /** A position field (Stmt.Semicolon, TestClause.Left, ...): a source index, or null when not valid. */
 export type Pos = number | null;
@@ -22,11 +71,13 @@ export type Pos = number | null;
 // The fields the segmenter reads, named as in Go (mvdan.cc/sh/v3/syntax). Slices are arrays, nil is
 // null. The objects hold every other exported field too.
 
-export interface File extends Node {
+export interface File extends NodeBase {
+  kind: 'File';
   Stmts: Stmt[];
 }
 
-export interface Stmt extends Node {
+export interface Stmt extends NodeBase {
+  kind: 'Stmt';
   Cmd: Node | null; // null for a statement of redirections only: > out.log
   Negated: boolean; // ! cmd
   Background: boolean; // cmd &
@@ -34,24 +85,29 @@ export interface Stmt extends Node {
   Redirs: Redirect[];
 }
 
-export interface Lit extends Node {
+export interface Lit extends NodeBase {
+  kind: 'Lit';
   Value: string; // raw: backslashes kept, line continuations removed
 }
 
-export interface Word extends Node {
+export interface Word extends NodeBase {
+  kind: 'Word';
   Parts: Node[];
 }
 
-export interface SglQuoted extends Node {
+export interface SglQuoted extends NodeBase {
+  kind: 'SglQuoted';
   Dollar: boolean; // $'..'
   Value: string;
 }
 
-export interface DblQuoted extends Node {
+export interface DblQuoted extends NodeBase {
+  kind: 'DblQuoted';
   Parts: Node[];
 }
 
-export interface ParamExp extends Node {
+export interface ParamExp extends NodeBase {
+  kind: 'ParamExp';
   Param: Lit | null;
   Index: Node | null;
   Slice: { Offset: Node | null; Length: Node | null } | null;
@@ -59,26 +115,31 @@ export interface ParamExp extends Node {
   Exp: { Word: Word | null } | null;
 }
 
-export interface CmdSubst extends Node {
+export interface CmdSubst extends NodeBase {
+  kind: 'CmdSubst';
   Stmts: Stmt[];
   Backquotes: boolean;
 }
 
-export interface ProcSubst extends Node {
+export interface ProcSubst extends NodeBase {
+  kind: 'ProcSubst';
   Op: number;
   Stmts: Stmt[];
 }
 
-export interface ArithmExp extends Node {
+export interface ArithmExp extends NodeBase {
+  kind: 'ArithmExp';
   X: Node | null;
 }
 
-export interface ArithmOperation extends Node {
+export interface ArithmOperation extends NodeBase {
+  kind: 'BinaryArithm' | 'UnaryArithm' | 'ParenArithm';
   X: Node | null;
   Y?: Node | null;
 }
 
-export interface Assign extends Node {
+export interface Assign extends NodeBase {
+  kind: 'Assign';
   Name: Lit | null;
   Index: Node | null;
   Value: Word | null;
@@ -87,106 +148,131 @@ export interface Assign extends Node {
   Naked: boolean;
 }
 
-export interface Redirect extends Node {
+export interface Redirect extends NodeBase {
+  kind: 'Redirect';
   Op: number;
   N: Lit | null;
   Word: Word;
   Hdoc: Word | null;
 }
 
-export interface CallExpr extends Node {
+export interface CallExpr extends NodeBase {
+  kind: 'CallExpr';
   Assigns: Assign[];
   Args: Word[];
 }
 
-export interface BinaryCmd extends Node {
+export interface BinaryCmd extends NodeBase {
+  kind: 'BinaryCmd';
   Op: number;
   X: Stmt;
   Y: Stmt;
 }
 
-export interface StmtList extends Node {
+export interface StmtList extends NodeBase {
+  kind: 'Subshell' | 'Block';
   Stmts: Stmt[]; // Subshell, Block
 }
 
-export interface IfClause extends Node {
+export interface IfClause extends NodeBase {
+  kind: 'IfClause';
   Cond: Stmt[];
   Then: Stmt[];
   Else: IfClause | null; // elif (Cond set) or else (Cond empty)
 }
 
-export interface WhileClause extends Node {
+export interface WhileClause extends NodeBase {
+  kind: 'WhileClause';
   Until: boolean;
   Cond: Stmt[];
   Do: Stmt[];
 }
 
-export interface ForClause extends Node {
-  Loop: Node; // WordIter or CStyleLoop
+export interface ForClause extends NodeBase {
+  kind: 'ForClause';
+  Loop: WordIter | CStyleLoop;
   Do: Stmt[];
 }
 
-export interface WordIter extends Node {
+export interface WordIter extends NodeBase {
+  kind: 'WordIter';
   Items: Word[];
 }
 
-export interface CStyleLoop extends Node {
+export interface CStyleLoop extends NodeBase {
+  kind: 'CStyleLoop';
   Init: Node | null;
   Cond: Node | null;
   Post: Node | null;
 }
 
-export interface CaseClause extends Node {
+export interface CaseClause extends NodeBase {
+  kind: 'CaseClause';
   Word: Word;
-  Items: (Node & { Patterns: Word[]; Stmts: Stmt[] })[];
+  Items: CaseItem[];
 }
 
-export interface FuncDecl extends Node {
+export interface CaseItem extends NodeBase {
+  kind: 'CaseItem';
+  Patterns: Word[];
+  Stmts: Stmt[];
+}
+
+export interface FuncDecl extends NodeBase {
+  kind: 'FuncDecl';
   Name: Lit | null; // f in f() { …; } and function f { …; }
   Body: Stmt;
 }
 
 // [[ ]], (( )) and test operators: positions the parser always sets.
 
-export interface TestClause extends Node {
+export interface TestClause extends NodeBase {
+  kind: 'TestClause';
   Left: number;
   Right: number;
   X: Node;
 }
 
-export interface TestOperation extends Node {
+export interface TestOperation extends NodeBase {
+  kind: 'UnaryTest' | 'BinaryTest';
   Op: number;
   OpPos: number;
   X: Node;
   Y?: Node;
 }
 
-export interface ParenTest extends Node {
+export interface ParenTest extends NodeBase {
+  kind: 'ParenTest';
   Lparen: number;
   Rparen: number;
   X: Node;
 }
 
-export interface ArithmCmd extends Node {
+export interface ArithmCmd extends NodeBase {
+  kind: 'ArithmCmd';
   Left: number;
   Right: number;
   X: Node | null;
 }
 
-export interface DeclClause extends Node {
+export interface DeclClause extends NodeBase {
+  kind: 'DeclClause';
   Variant: Lit;
   Args: Assign[];
 }
 
-export interface LetClause extends Node {
+export interface LetClause extends NodeBase {
+  kind: 'LetClause';
   Exprs: Node[];
 }
 
-export interface TimeClause extends Node {
+export interface TimeClause extends NodeBase {
+  kind: 'TimeClause';
   Stmt: Stmt | null;
 }
 
-export interface CoprocClause extends Node {
+export interface CoprocClause extends NodeBase {
+  kind: 'CoprocClause';
   Stmt: Stmt;
 }
 

@@ -69,7 +69,11 @@ export interface Context {
   direction?: '<' | '>'; // process substitution
   owner?: number; // substitutions: index, in the same line's segments, of the segment whose words/redirects hold it
   inHeredoc?: boolean; // substitution found inside an unquoted heredoc body
-  clause?: number; // the parts of one if (elif, else), while/until (condition, body), for, case share it
+  /**
+   * The parts of one if (elif, else), while/until (condition, body), for, case share it.
+   * @deprecated Walk `CommandLine.statements`: the compound is `enclosingStatement(listOfFrame(line, frame))`, its parts are `.parts`.
+   */
+  clause?: number;
   name?: string; // function-body: the function's name (f in f() { …; })
 }
 

@@ -5,10 +5,12 @@ import {
   followingStatement,
   isCommandSubstitution,
   isSubstitution,
+  leafOf,
   listOf,
   listOfFrame,
   pipelineById,
   segmentsUnder,
+  substitutionOwner,
   walkStatements,
 } from '../src/statement-tree.ts';
 import type { CommandLine, Context, ContextKind, Statement, StatementList } from '../src/types.ts';
@@ -210,5 +212,37 @@ describe('statements over the corpus: the leaves are the very segments, each onc
       const under = line.statements.flatMap((statement) => segmentsUnder(statement));
       expect(under.map((segment) => segment.index)).toEqual(line.segments.map((segment) => segment.index));
     }
+  });
+});
+
+describe('substitutionOwner and leafOf over the corpus: the links the index fields spelled as numbers', () => {
+  const extra = ['echo $(( $(a) ))', 'for x in $(a); do :; done', 'x=$(a; time b > $(c))', '(( $(a) ))'];
+  test.each([...corpus.map((each) => each.command), ...extra].map((command) => [command]))(
+    '%s',
+    (command) => {
+      for (const line of listLines(topLine(command))) {
+        for (const segment of line.segments) {
+          expect(leafOf(line, segment)?.segment).toBe(segment);
+          for (const frame of segment.context) {
+            const list = listOfFrame(line, frame) as StatementList;
+            const owner = frame.owner === undefined ? null : line.segments[frame.owner];
+            expect(substitutionOwner(list)?.segment ?? null).toBe(owner);
+          }
+        }
+      }
+    },
+  );
+
+  test('a substitution in a for word list, or held by a list, has no owner; a leaf of another line has no leaf', () => {
+    const line = topLine('for x in $(a); do :; done; x=$(b; time c > $(d))');
+    const frames = line.segments.flatMap((segment) => segment.context);
+    const owners = new Map(
+      frames.map((frame) => [frame.id, substitutionOwner(listOfFrame(line, frame) as StatementList)]),
+    );
+    const text = (id: number) => owners.get(id)?.segment.text ?? null;
+    const byKind = (kind: ContextKind) =>
+      frames.filter((frame) => frame.kind === kind).map((frame) => text(frame.id));
+    expect([...new Set(byKind('command-substitution'))]).toEqual([null, 'x=$(b; time c > $(d))', 'c > $(d)']);
+    expect(leafOf(topLine('a'), line.segments[0] as never)).toBeUndefined();
   });
 });

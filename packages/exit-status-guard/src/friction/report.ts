@@ -80,6 +80,50 @@ function pluginMatches(label: Denial['label'], plugin: PluginFilter): boolean {
   return plugin === 'all' || label === 'unlabelled' || label === plugin;
 }
 
+/**
+ * The calls the --since and --repo filters keep, in that order, and the first filter (or fact)
+ * that left no call of ours: no transcripts, no denials, or the filter that dropped the last one.
+ */
+function applyFilters(
+  facts: TranscriptFacts[],
+  allCalls: BashCall[],
+  options: ReportOptions,
+  isOurs: (call: BashCall) => boolean,
+): { calls: BashCall[]; emptiedBy: string | null } {
+  const stages: [string, (call: BashCall) => boolean][] = [
+    [
+      `--since ${options.since.label}`,
+      (call) => options.since.from === null || (call.time !== null && call.time >= options.since.from),
+    ],
+    [`--repo ${options.repo ?? ''}`, (call) => options.repo === null || call.cwd.includes(options.repo)],
+  ];
+  let calls = allCalls;
+  let emptiedBy: string | null = null;
+  if (facts.length === 0) emptiedBy = 'no transcripts';
+  else if (!allCalls.some(isOurs)) emptiedBy = 'no denials';
+  for (const [name, keep] of stages) {
+    const kept = calls.filter(keep);
+    if (emptiedBy === null && !kept.some(isOurs) && calls.some(isOurs)) emptiedBy = name;
+    calls = kept;
+  }
+  return { calls, emptiedBy };
+}
+
+/**
+ * What the session did after a denial: nothing (abandoned), a call denied again, an override, a
+ * rewrite (a rewrite still runs the gate), or other work (a next call that does not name it).
+ */
+function whatFollowed(
+  after: BashCall | undefined,
+  gate: string | null,
+  isOurs: (call: BashCall) => boolean,
+): Denial['next'] {
+  if (after === undefined) return 'abandoned';
+  if (isOurs(after)) return 'denied-again';
+  if (overrideWords.test(after.command)) return 'overridden';
+  return gate === null || after.command.includes(gate) ? 'rewritten' : 'moved-on';
+}
+
 /** Pairs denials with their calls, applies the filters in order, and counts. */
 export function buildReport(facts: TranscriptFacts[], options: ReportOptions): Report {
   const denialById = new Map<string, string>();
@@ -91,28 +135,9 @@ export function buildReport(facts: TranscriptFacts[], options: ReportOptions): R
     return reason === undefined ? null : labelOf(reason);
   };
 
-  const stages: [string, (call: BashCall) => boolean][] = [
-    [
-      `--since ${options.since.label}`,
-      (call) => options.since.from === null || (call.time !== null && call.time >= options.since.from),
-    ],
-    [`--repo ${options.repo ?? ''}`, (call) => options.repo === null || call.cwd.includes(options.repo)],
-  ];
-  let calls = allCalls;
-  let emptiedBy: string | null = null;
-  const oursBefore = allCalls.filter((call) => ours(call) !== null).length;
-  if (facts.length === 0) emptiedBy = 'no transcripts';
-  else if (oursBefore === 0) emptiedBy = 'no denials';
-  for (const [name, keep] of stages) {
-    const kept = calls.filter(keep);
-    if (
-      emptiedBy === null &&
-      kept.some((call) => ours(call) !== null) === false &&
-      calls.some((call) => ours(call) !== null)
-    )
-      emptiedBy = name;
-    calls = kept;
-  }
+  const filtered = applyFilters(facts, allCalls, options, (call) => ours(call) !== null);
+  const calls = filtered.calls;
+  let emptiedBy = filtered.emptiedBy;
 
   const denials: Denial[] = [];
   let deniedByOthers = 0;
@@ -130,17 +155,7 @@ export function buildReport(facts: TranscriptFacts[], options: ReportOptions): R
     const sameSession = byFile.get(call.file) ?? [];
     const after = sameSession.find((other) => other.order > call.order);
     const gate = gatePattern.exec(reason)?.[1] ?? null;
-    // A rewrite still runs the gate; a next call that does not name it moved on to other work.
-    const next: Denial['next'] =
-      after === undefined
-        ? 'abandoned'
-        : ours(after) !== null
-          ? 'denied-again'
-          : overrideWords.test(after.command)
-            ? 'overridden'
-            : gate === null || after.command.includes(gate)
-              ? 'rewritten'
-              : 'moved-on';
+    const next = whatFollowed(after, gate, (other) => ours(other) !== null);
     denials.push({ call, reason, label, rule: ruleOf(reason), gate, next });
   }
   if (emptiedBy === null && denials.length === 0) emptiedBy = `--plugin ${options.plugin}`;

@@ -1,3 +1,4 @@
+import type { PipelineStatement } from '@kit/shell-segments';
 import type { LogPath } from '../log-path.ts';
 import { stagesOf } from '../pipeline.ts';
 import { mainOf, type Shell } from '../shell.ts';
@@ -14,11 +15,11 @@ export interface PipelineParts {
 /** The parts of the pipeline a gate stage is piped out of; null when it has no stage after the gate's. */
 export function pipelineParts(
   shell: Shell,
-  pipelineId: number,
+  pipeline: PipelineStatement,
   stageIndex: number,
   log: LogPath,
 ): PipelineParts | null {
-  const stages = stagesOf(shell, pipelineId);
+  const stages = stagesOf(pipeline);
   const first = stages[0];
   const lastStage = stages[stages.length - 1];
   const gateStage = stages[stageIndex];

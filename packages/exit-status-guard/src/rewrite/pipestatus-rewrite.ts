@@ -1,10 +1,10 @@
-import type { Context, Segment, Word } from '@kit/shell-segments';
+import type { PipelineStatement, Segment, Word } from '@kit/shell-segments';
 import { liftToTop } from '@kit/shell-segments';
 import type { LogPath } from '../log-path.ts';
-import { stagesOf } from '../pipeline.ts';
+import { pipelineOf, stagesOf } from '../pipeline.ts';
 import { noRewrite, type LogPathProbe, type Rewrite } from '../rule.ts';
 import type { Shell } from '../shell.ts';
-import { type Statement, statementsIn } from '../statements.ts';
+import { frameAround, ownerOf, type Statement, statementsIn } from '../statements.ts';
 import { freeNames } from './names.ts';
 import { withoutStderrMerge } from './pipeline-rewrite.ts';
 import { applyEdits, type Edit } from './splice.ts';
@@ -117,10 +117,10 @@ function readEdits(reader: Segment, names: (k: number) => string, size: number):
 }
 
 /** An echo / printf whose every argument is a whole read: the report of the status, which becomes `echo "EXIT=…"`. */
-function isStatusReport(reader: Segment): boolean {
+function isStatusReport(shell: Shell, reader: Segment): boolean {
   const [name, ...rest] = reader.argv;
   // Its output captured (`x=$(echo …)`) is a value, not a report: it keeps its form.
-  if (reader.context.some((frame) => frame.owner !== undefined)) return false;
+  if (reader.context.some((frame) => ownerOf(shell, frame) !== undefined)) return false;
   if (!['echo', 'printf'].includes(name?.value ?? '') || reader.redirects.length > 0) return false;
   const reads = rest.filter((word) => word.params.includes('PIPESTATUS'));
   const others = rest.filter((word) => !word.params.includes('PIPESTATUS'));
@@ -204,7 +204,7 @@ interface Split {
 
 interface Plan {
   edits: Edit[];
-  pipelines: Map<number, { stages: Statement[]; indices: Set<number>; readers: Segment[] }>;
+  pipelines: Map<PipelineStatement, { stages: Statement[]; indices: Set<number>; readers: Segment[] }>;
 }
 
 /** Each read classified: after a pipeline of several stages (collected per pipeline), else `$?`. */
@@ -217,15 +217,17 @@ function planReads(shell: Shell): Plan | null {
     if (pipeline && pipeline.op !== null) return null; // a read inside a pipeline
     if (before?.kind === 'frame' && before.frame.kind !== 'subshell' && !pipeline) return null;
     if (!pipeline || pipeline.size < 2) {
-      const edits = isStatusReport(reader)
+      const edits = isStatusReport(shell, reader)
         ? [{ at: reader.start, remove: reader.end - reader.start, text: 'echo "EXIT=$?"' }]
         : readEdits(reader, () => '?', 1);
       if (edits === null) return null;
       plan.edits.push(...edits);
       continue;
     }
-    const entry = plan.pipelines.get(pipeline.id) ?? {
-      stages: stagesOf(shell, pipeline.id),
+    const tree = pipelineOf(shell, before as Statement);
+    if (tree === null) return null;
+    const entry = plan.pipelines.get(tree) ?? {
+      stages: stagesOf(tree),
       indices: new Set<number>(),
       readers: [],
     };
@@ -233,7 +235,7 @@ function planReads(shell: Shell): Plan | null {
     if (indices === null) return null;
     for (const k of indices) entry.indices.add(k);
     entry.readers.push(reader);
-    plan.pipelines.set(pipeline.id, entry);
+    plan.pipelines.set(tree, entry);
   }
   return plan;
 }
@@ -253,7 +255,7 @@ export function pipestatusRewrite(shell: Shell, logPath: LogPathProbe): Rewrite 
     const names = (k: number) => taken[captured.indexOf(k)] as string;
     for (const reader of readers) {
       const all = captured.map((k) => `$${names(k)}`).join(' ');
-      const replaced = isStatusReport(reader)
+      const replaced = isStatusReport(shell, reader)
         ? [{ at: reader.start, remove: reader.end - reader.start, text: `echo "EXIT=${all}"` }]
         : readEdits(reader, names, stages.length);
       if (replaced === null) return noRewrite('a read inside a word it cannot rewrite');
@@ -273,19 +275,9 @@ export function pipestatusRewrite(shell: Shell, logPath: LogPathProbe): Rewrite 
   return { ok: true, value: liftToTop(shell.line, applyEdits(shell.source, edits)) };
 }
 
-/** The frame a statement stands in: a segment's innermost frame, a compound's parent frame. */
-function enclosing(shell: Shell, statement: Statement): Context | undefined {
-  if (statement.kind === 'segment') return statement.segment.context.at(-1);
-  for (const segment of shell.segments) {
-    const at = segment.context.findIndex((frame) => frame.id === statement.frame.id);
-    if (at > 0) return segment.context[at - 1];
-  }
-  return undefined;
-}
-
 /** Whether the statement before a pipeline's first stage joins it with `&&` / `||`. */
 function isJoinedBefore(shell: Shell, first: Statement): boolean {
-  const frame = enclosing(shell, first);
+  const frame = frameAround(shell, first);
   if (frame === undefined) return true; // not sure: a group costs nothing
   const previous = statementsIn(shell, frame)
     .filter((each) => each.end <= first.start)

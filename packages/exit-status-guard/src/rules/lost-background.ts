@@ -1,17 +1,19 @@
-import type { Context, Segment } from '@kit/shell-segments';
+import type { Segment } from '@kit/shell-segments';
 import { findStatusCaptures, isCommandSubstitution, liftToTop } from '@kit/shell-segments';
-import { groupPipelines } from '../pipeline.ts';
 import { captureEdits, reRaiseEdit } from '../rewrite/capture.ts';
 import { freeName } from '../rewrite/names.ts';
 import { applyEdits, operatorAfter } from '../rewrite/splice.ts';
 import { type DenyingRule, type Finding, noRewrite, type Rewrite } from '../rule.ts';
-import { frameOf, gatesIn, mainOf, roleOf, type Shell } from '../shell.ts';
+import { gatesIn, mainOf, roleOf, type Shell } from '../shell.ts';
 import { isOptionOn } from '../shell-options.ts';
 import {
   compoundStatement,
+  frameAround,
   isCapturedInShell,
+  ownerOf,
   type Statement,
   segmentStatement,
+  statementGroups,
   statementsIn,
   statusExit,
   topStatement,
@@ -33,7 +35,7 @@ function backgroundedStatement(shell: Shell, segment: Segment): Statement | null
       return compoundStatement(frame, frame.placement);
     }
     // A substitution's owner is a segment of the same line: `$(make check) &` backgrounds it.
-    const owner = frame.owner === undefined ? undefined : shell.segments[frame.owner];
+    const owner = ownerOf(shell, frame);
     if (owner?.background) return segmentStatement(owner);
   }
   return null;
@@ -48,7 +50,7 @@ type Relay = () => boolean;
 /** Whether an assignment-only statement takes the status of a command substitution in it (`out=$(make check)`). */
 function assignsFromSubstitution(shell: Shell, segment: Segment): boolean {
   return shell.segments.some((each) =>
-    each.context.some((frame) => isCommandSubstitution(frame.kind) && frame.owner === segment.index),
+    each.context.some((frame) => isCommandSubstitution(frame.kind) && ownerOf(shell, frame) === segment),
   );
 }
 
@@ -82,7 +84,7 @@ function carriesStatus(shell: Shell, statement: Statement, relay: Relay): boolea
     return false;
   }
   if (statement.frame.kind !== 'subshell' && statement.frame.kind !== 'group') return false;
-  return listCarries(shell, statementsIn(shell, statement.frame), relay);
+  return listCarries(shell, statementGroups(shell, statement.frame), relay);
 }
 
 const captureNames = new WeakMap<Shell, Set<string>>();
@@ -98,8 +100,7 @@ function capturedNames(shell: Shell): Set<string> {
 }
 
 /** Whether the last and-or list of a list carries a check's status: `&&` keeps it, `||` and `|` give the right side's. */
-function listCarries(shell: Shell, statements: Statement[], before: Relay = () => false): boolean {
-  const groups = groupPipelines(statements);
+function listCarries(shell: Shell, groups: Statement[][], before: Relay = () => false): boolean {
   const carries = (k: number): boolean => {
     const group = groups[k] as Statement[];
     const last = group[group.length - 1] as Statement;
@@ -127,8 +128,8 @@ function findBackgroundTask(top: Shell): LostBackgroundFinding | null {
   if (gateAt < 0) return null;
   const main = mainOf(top);
   if (!main) return null;
-  const statements = statementsIn(top, main);
-  if (listCarries(top, statements)) return null;
+  const groups = statementGroups(top, main);
+  if (listCarries(top, groups)) return null;
   const gate = top.segments[gateAt] as Segment;
   const role = top.roles[gateAt];
   return {
@@ -136,7 +137,7 @@ function findBackgroundTask(top: Shell): LostBackgroundFinding | null {
     gate,
     gateHead: role?.gateHead ?? role?.head ?? gate.text,
     how: 'background-task',
-    last: statements[statements.length - 1] as Statement,
+    last: groups.at(-1)?.at(-1) as Statement,
     gateStatement: topStatement(top, gate),
   };
 }
@@ -174,7 +175,7 @@ function backgroundTaskRewrite(found: Extract<LostBackgroundFinding, { how: 'bac
     return noRewrite('the check runs in a subshell or loop of its own');
   const name = freeName(shell);
   const edits = captureEdits(shell.source, statement, name);
-  const frame = statement.kind === 'segment' ? frameOf(statement.segment) : parentOf(gate, statement.frame);
+  const frame = frameAround(shell, statement);
   const next = frame && statementsIn(shell, frame).find((each) => each.start >= statement.end);
   if (next?.kind === 'segment' && isStatusEcho(next.segment))
     edits.push({ at: next.start, remove: next.end - next.start, text: `echo "EXIT=$${name}"` });
@@ -186,11 +187,6 @@ function backgroundTaskRewrite(found: Extract<LostBackgroundFinding, { how: 'bac
 function isStatusEcho(segment: Segment): boolean {
   const isEcho = ['echo', 'printf'].includes(segment.argv[0]?.value ?? '');
   return isEcho && segment.params.length > 0 && segment.params.every((param) => param === '?');
-}
-
-function parentOf(segment: Segment, frame: Context): Context | undefined {
-  const at = segment.context.findIndex((each) => each.id === frame.id);
-  return at > 0 ? segment.context[at - 1] : undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Segment } from '@kit/shell-segments';
+import type { PipelineStatement, Segment } from '@kit/shell-segments';
 import { liftToTop } from '@kit/shell-segments';
 import { pipedStage, stagesOf } from '../pipeline.ts';
 import {
@@ -21,15 +21,15 @@ import type { Statement } from '../statements.ts';
 interface PipedGateFinding extends Finding {
   gate: Segment;
   stage: Statement;
-  pipelineId: number;
+  pipeline: PipelineStatement;
   alone: boolean; // the pipeline stands alone on the top line: `check > log; echo "EXIT=$?"; filter`
 }
 
 const phrase = 'exit status is lost in a pipe';
 
 /** Whether a pipeline stands alone on the top line, its status used by nothing. */
-function isAlone(shell: Shell, pipelineId: number): boolean {
-  const stages = stagesOf(shell, pipelineId);
+function isAlone(shell: Shell, pipeline: PipelineStatement): boolean {
+  const stages = stagesOf(pipeline);
   const first = stages[0];
   const last = stages[stages.length - 1];
   return first !== undefined && last !== undefined && standsAlone(shell, first.start, last.end);
@@ -55,8 +55,8 @@ export const pipedGate: DenyingRule<'piped-gate', PipedGateFinding> = {
         gate,
         gateHead: role.gateHead ?? role.head,
         stage: piped.stage,
-        pipelineId: piped.pipelineId,
-        alone: mode === 'foreground' && isAlone(shell, piped.pipelineId),
+        pipeline: piped.pipeline,
+        alone: mode === 'foreground' && isAlone(shell, piped.pipeline),
       };
     }
     return null;
@@ -72,9 +72,9 @@ export const pipedGate: DenyingRule<'piped-gate', PipedGateFinding> = {
   // its status is used (`&&`, `||`, `if`, a group, a later state change, a background task, a
   // nested shell), it becomes a subshell whose status is the check's and whose output is the filter's.
   rewrite: (found, logPath) => {
-    const { shell, pipelineId, stage, alone } = found;
+    const { shell, pipeline, stage, alone } = found;
     const log = logPath();
-    const parts = pipelineParts(shell, pipelineId, stage.placement.pipeline?.index ?? 0, log);
+    const parts = pipelineParts(shell, pipeline, stage.placement.pipeline?.index ?? 0, log);
     if (parts === null) return noRewrite('no pipeline stages');
     if (alone) {
       if (isJoinedBefore(shell, parts.start)) {

@@ -1,5 +1,5 @@
 import type { Context, Segment } from '@kit/shell-segments';
-import { liftToTop } from '@kit/shell-segments';
+import { leafOf, listOf, listOfFrame, liftToTop, segmentsUnder } from '@kit/shell-segments';
 import { padded, reportAt, standsAlone } from '../rewrite/pipeline-rewrite.ts';
 import { splice } from '../rewrite/splice.ts';
 import {
@@ -10,7 +10,8 @@ import {
   noRewrite,
   type Rewrite,
 } from '../rule.ts';
-import { gatesIn, mainOf } from '../shell.ts';
+import { gatesIn } from '../shell.ts';
+import { ownerOf } from '../statements.ts';
 
 /** A gate inside a process substitution that nothing waits for. */
 interface ProcessSubstitutionFinding extends Finding {
@@ -31,9 +32,9 @@ function substitutionRewrite(found: ProcessSubstitutionFinding, logPath: LogPath
   const { shell, substitution, mode } = found;
   const body = shell.source.slice(substitution.start + 2, substitution.end - 1).trim();
   if (body === '') return noRewrite('an empty substitution');
-  const owner = substitution.owner === undefined ? undefined : shell.segments[substitution.owner];
-  const main = mainOf(shell);
-  const ownStatement = owner && owner.context.length === 1 && owner.context[0]?.id === main?.id;
+  const owner = ownerOf(shell, substitution);
+  const leaf = owner && leafOf(shell.line, owner);
+  const ownStatement = leaf !== undefined && listOf(leaf).parent === null;
   const alone =
     mode === 'foreground' &&
     (owner === undefined
@@ -86,9 +87,8 @@ export const processSubstitution: DenyingRule<'process-substitution', ProcessSub
         .reverse()
         .find((frame) => frame.kind === 'process-substitution') as Context | undefined;
       if (!substitution) continue;
-      const inBody = shell.segments.filter((segment) =>
-        segment.context.some((frame) => frame.id === substitution.id),
-      );
+      const list = listOfFrame(shell.line, substitution);
+      const inBody = list === undefined ? [] : segmentsUnder(list);
       if (inBody.some((segment) => segment.params.includes('?'))) continue;
       const collected = shell.segments.some(
         (segment) =>

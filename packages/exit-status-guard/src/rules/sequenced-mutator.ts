@@ -1,5 +1,5 @@
-import type { Context, Segment } from '@kit/shell-segments';
-import { findStatusCaptures, frameDepth, liftToTop } from '@kit/shell-segments';
+import type { Segment } from '@kit/shell-segments';
+import { findStatusCaptures, frameDepth, leafOf, liftToTop, listOf } from '@kit/shell-segments';
 import { pipedStage } from '../pipeline.ts';
 import { captureEdits, reRaiseEdit } from '../rewrite/capture.ts';
 import { freeName } from '../rewrite/names.ts';
@@ -9,6 +9,7 @@ import { allShells, frameOf, gatesIn, mainOf, roleOf, type Shell } from '../shel
 import { isOptionOn } from '../shell-options.ts';
 import {
   conditionKinds,
+  frameAround,
   isCapturedInShell,
   type Statement,
   statementsIn,
@@ -29,15 +30,21 @@ const phrase = 'exit status is lost before a state change';
 
 const testCommands = new Set(['[', '[[', 'test']);
 
-/** The segment right before this one in its own list, when the two are joined by `&&`. */
+/**
+ * The simple command right before this one in its own list (a pipeline's stages counted, a
+ * compound's insides not), when the two are joined by `&&`.
+ */
 function andPredecessor(shell: Shell, segment: Segment): Segment | null {
-  const frame = frameOf(segment);
-  let best: Segment | null = null;
-  for (const other of shell.segments) {
-    if (other === segment || frameOf(other).id !== frame.id || other.end > segment.start) continue;
-    if (best === null || other.start > best.start) best = other;
-  }
-  return best !== null && best.then === '&&' && best.pipeline === null ? best : null;
+  const leaf = leafOf(shell.line, segment);
+  const simple = leaf
+    ? listOf(leaf).statements.flatMap((each) => (each.kind === 'pipeline' ? each.stages : [each]))
+    : [];
+  const best = simple
+    .filter((each) => each.kind === 'simple' && each !== leaf && each.end <= segment.start)
+    .at(-1);
+  return best?.kind === 'simple' && best.segment.then === '&&' && best.segment.pipeline === null
+    ? best.segment
+    : null;
 }
 
 /** The tested form: after the capture, an unbroken `&&` chain from a test of `$rc` into the mutator. */
@@ -125,8 +132,7 @@ const loopKinds = new Set(['for-body', 'while-body', 'until-body', 'while-condit
 /** Whether the check's status leaves through a loop, which reports only its last round's status. */
 function throughLoop(found: SequencedMutatorFinding): boolean {
   const { gate, statement } = found;
-  const outer =
-    statement.kind === 'frame' ? gate.context.findIndex((frame) => frame.id === statement.frame.id) : -1;
+  const outer = statement.kind === 'frame' ? gate.context.indexOf(statement.frame) : -1;
   return gate.context.some((frame, i) => i >= outer && outer >= 0 && loopKinds.has(frame.kind));
 }
 
@@ -186,7 +192,7 @@ function restoreRewrite(found: SequencedMutatorFinding): Rewrite {
 function testedRewrite(found: SequencedMutatorFinding, name: string): Rewrite {
   const { shell, mutator } = found;
   const main = mainOf(shell);
-  if (!main || frameOf(mutator).id !== main.id) return noRewrite('the state change is not on the main list');
+  if (!main || frameOf(mutator) !== main) return noRewrite('the state change is not on the main list');
   const statements = statementsIn(shell, main);
   let at = statements.findIndex((each) => each.start <= mutator.start && mutator.end <= each.end);
   while (at > 0 && ['&&', '||'].includes((statements[at - 1] as Statement).then ?? '')) at -= 1;
@@ -201,7 +207,7 @@ function testedRewrite(found: SequencedMutatorFinding, name: string): Rewrite {
 /** Every `;` or newline from the check to the state change's statement becomes `&&`. */
 function andRewrite(found: SequencedMutatorFinding): Rewrite {
   const { shell, statement, mutator } = found;
-  const parent = parentFrameOf(shell, statement);
+  const parent = frameAround(shell, statement);
   if (!parent) return noRewrite('the check has no enclosing list');
   const statements = statementsIn(shell, parent);
   const from = statements.findIndex((each) => each.start === statement.start && each.end === statement.end);
@@ -268,19 +274,6 @@ function sequencedRewrite(found: SequencedMutatorFinding): Rewrite {
   if (throughLoop(found)) return noRewrite('a loop reports only its last round');
   const name = captureOf(found, found.mutator.start);
   return name === null ? andRewrite(found) : testedRewrite(found, name);
-}
-
-function parentFrameOf(shell: Shell, statement: Statement): Context | null {
-  if (statement.kind === 'segment') return frameOf(statement.segment);
-  const chain = contextsAround(shell, statement.frame);
-  const at = chain.findIndex((frame) => frame.id === statement.frame.id);
-  return at > 0 ? (chain[at - 1] as Context) : null;
-}
-
-function contextsAround(shell: Shell, frame: Context): Context[] {
-  for (const segment of shell.segments)
-    if (segment.context.some((each) => each.id === frame.id)) return segment.context;
-  return [];
 }
 
 /**
