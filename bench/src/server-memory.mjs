@@ -58,7 +58,7 @@ export function measureServerMemory(hook, calls) {
       spawnSync(process.execPath, [hook, '--kit-server-status'], { env, encoding: 'utf8' }).stdout,
     );
     if (status.socket === null) return { skipped: `no server: ${status.server}` };
-    const mailbox = status.socket.replace(/\.sock$/, '.box');
+    const mailbox = status.socket; // the server's name: its mailbox
     server = spawn(process.execPath, [hook, '--kit-serve-verdicts'], { env, cwd: temp, stdio: 'ignore' });
     const payload = JSON.stringify({
       session_id: 'bench-memory',

@@ -22,7 +22,6 @@ export function takeFrontHandoff(): FrontHandoff | ForeignServe | undefined {
   if (
     handoff.mode === 'serve' &&
     typeof handoff.folder === 'string' &&
-    typeof handoff.socket === 'string' &&
     typeof handoff.mailbox === 'string' &&
     typeof handoff.key === 'string'
   ) {
