@@ -17,13 +17,14 @@ function rssMb(pid) {
 /** Leaves one request in the mailbox and waits for its reply (true when answered). */
 function ask(mailbox, key, id, payload, cwd) {
   const request = {
-    v: 1,
+    v: 3, // the mailbox's version (packages/fail-open/src/mailbox-protocol.ts): another is never judged
     key,
     args: [],
     cwd,
     umask: 0o22,
     env: {},
     expires: Date.now() + 60_000,
+    calledAt: Date.now(),
     stdin: payload,
   };
   writeFileSync(join(mailbox, 'work', `${id}.tmp`), JSON.stringify(request), { mode: 0o600 });

@@ -9,6 +9,7 @@ export type FrontHandoff =
       mode: 'call'; // answer this call in process
       stdin: FrontStdin; // the payload as the front read it
       fields: Record<string, string | number>; // for the trace line: which path answered, why not the server
+      calledAt: number; // when the host made the call, as the front stamped it (see callTimeOfProcess)
     }
   | {
       mode: 'serve'; // this process is the verdict server
@@ -21,6 +22,15 @@ export type FrontHandoff =
 
 /** The payload as the front read it: runHook's StdinOutcome. */
 export type FrontStdin = StdinOutcome;
+
+/**
+ * When the host made the call a hook process was started for: the process's start (a hook process
+ * is started for one call), however late its judge runs. The front stamps it as it starts, and every
+ * path that answers the call (the server, or the body in process) judges by this one time.
+ */
+export function callTimeOfProcess(): number {
+  return Date.now() - Math.round(process.uptime() * 1000);
+}
 
 /** The name of the global the loader hands over on. */
 export const frontHandoffName = 'kit-hooks.front';

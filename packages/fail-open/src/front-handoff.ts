@@ -16,7 +16,12 @@ export function takeFrontHandoff(): FrontHandoff | ForeignServe | undefined {
   if (handoff === undefined) return undefined;
   delete global[key];
   if (!isJsonObject(handoff)) return undefined;
-  if (handoff.mode === 'call' && isJsonObject(handoff.stdin) && isJsonObject(handoff.fields)) {
+  if (
+    handoff.mode === 'call' &&
+    isJsonObject(handoff.stdin) &&
+    isJsonObject(handoff.fields) &&
+    typeof handoff.calledAt === 'number'
+  ) {
     return handoff as FrontHandoff;
   }
   if (

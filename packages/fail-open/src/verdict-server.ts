@@ -33,6 +33,7 @@ export interface ServerRequest {
   env: Record<string, string>;
   umask: number;
   expires: number; // when its call stops waiting (ms since the epoch): later, it is never judged
+  calledAt: number; // when the host made the call (ms since the epoch), as the front stamped it
   stdin: string; // the payload, read to its end within the front's bounds
 }
 
@@ -393,11 +394,11 @@ function readRequestFile(file: string, key: string): ServerRequest | 'ping' | nu
 
 function toRequest(value: unknown): ServerRequest | null {
   if (!isJsonObject(value) || value.v !== mailboxProtocol.version) return null;
-  const { key, cwd, env, umask, expires, stdin } = value;
+  const { key, cwd, env, umask, expires, calledAt, stdin } = value;
   if (typeof key !== 'string' || typeof cwd !== 'string' || typeof stdin !== 'string') return null;
-  if (typeof umask !== 'number' || typeof expires !== 'number') return null;
+  if (typeof umask !== 'number' || typeof expires !== 'number' || typeof calledAt !== 'number') return null;
   if (!isJsonObject(env) || !Object.values(env).every((entry) => typeof entry === 'string')) return null;
-  return { key, cwd, env: env as Record<string, string>, umask, expires, stdin };
+  return { key, cwd, env: env as Record<string, string>, umask, expires, calledAt, stdin };
 }
 
 type Reply = { stdout: string; stderr: string; exitCode: 0 | 2 } | { doubt: string } | { pong: true };

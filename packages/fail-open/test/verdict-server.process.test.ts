@@ -381,6 +381,7 @@ test('the server answers only a request that names its key', async () => {
       umask: 0o22,
       env: {},
       expires: Date.now() + 60_000,
+      calledAt: Date.now(),
       stdin: deny,
     });
   const right = JSON.parse((await askMailbox(mailbox, request(key))) ?? '') as {
@@ -826,7 +827,7 @@ describe('no secrets on disk, no call judged after it stopped waiting', () => {
 
   /** A request as a call leaves it, expiring at `expires`, its trace going to `trace`. */
   const requestOf = (key: string, temp: string, trace: string, expires: number): string =>
-    `${JSON.stringify({ v: mailboxProtocol.version, key, args: [], cwd: temp, umask: 0o22, env: { KIT_HOOKS_TRACE: trace }, expires, stdin: deny })}\n`;
+    `${JSON.stringify({ v: mailboxProtocol.version, key, args: [], cwd: temp, umask: 0o22, env: { KIT_HOOKS_TRACE: trace }, expires, calledAt: expires - 3500, stdin: deny })}\n`;
 
   test.for([
     ['an hour-old request is dropped, never judged', -3_600_000, 0],
@@ -897,16 +898,16 @@ describe('a front and a body of two runtime versions: in process, never served',
   // The front of a bundle built with another @kit/fail-open speaks another mailbox version (here the
   // front's own protocol data, set back to version 1): its body neither serves it nor is asked.
   const frontOf = (version: number) => (text: string) =>
-    text.replace('{version:2,claim:"server"', `{version:${version},claim:"server"`);
+    text.replace(`{version:${mailboxProtocol.version},claim:"server"`, `{version:${version},claim:"server"`);
   test.for([
     ['a front of mailbox version 1 over this body: every call in process, no server runs', 1],
-    ['the control: the front of this version is served', 2],
+    ['the control: the front of this version is served', mailboxProtocol.version],
   ] as const)('%s', { timeout: 30_000 }, async ([, version]) => {
     const temp = freshTemp();
     const folder = mkdtempSync(join(tmpdir(), 'kit-vs-foreign-'));
     onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
     const text = readFileSync(served, 'utf8');
-    expect(text).toContain('{version:2,claim:"server"');
+    expect(text).toContain(`{version:${mailboxProtocol.version},claim:"server"`);
     const bundle = join(folder, 'served.cjs');
     writeFileSync(bundle, frontOf(version)(text));
     extraBundles.push(bundle);
@@ -915,7 +916,7 @@ describe('a front and a body of two runtime versions: in process, never served',
     const later = await warmServer(bundle, { temp });
     expect(output(later)).toEqual(output(baseline));
     expect(later.traceLines).toBe(1);
-    if (version === 2) {
+    if (version === mailboxProtocol.version) {
       expect(later.trace).toMatchObject({ path: 'server' });
       return;
     }

@@ -24,6 +24,7 @@ export interface Call {
   callArgs: string[];
   payload: string;
   environment: readonly string[]; // the variables a served call carries
+  calledAt: number; // when the host made the call: the server judges by this time, as the body would
 }
 
 // What the server replied, if it is a reply of this bundle's server.
@@ -61,8 +62,9 @@ function requestText(call: Call, cwd: string, askedAt: number): string {
   process.umask(umask);
   const env = carriedEnvironment(process.env, call.environment);
   const expires = askedAt + waitBounds.takenMs;
-  const { key, callArgs: args, payload: stdin } = call;
-  return `${JSON.stringify({ v: protocol.version, key, args, cwd, umask, env, expires, stdin })}\n`;
+  const { key, callArgs: args, payload: stdin, calledAt } = call;
+  const request = { v: protocol.version, key, args, cwd, umask, env, expires, calledAt, stdin };
+  return `${JSON.stringify(request)}\n`;
 }
 
 /**

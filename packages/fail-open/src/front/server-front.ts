@@ -5,6 +5,7 @@
 // gone, no reply within the bound, a reply that is not one) the body runs here, as it would without
 // a server, with the payload handed over. The first call that finds no server starts one. Never throws.
 import {
+  callTimeOfProcess,
   type FrontHandoff,
   frontHandoffName,
   serveArgument,
@@ -48,8 +49,10 @@ export function runFront(bundle: ServedBundle): void {
     printStatus(placeOf(bundle.hash, args.slice(1), process.env));
     return;
   }
+  // The call's time, stamped as the front starts: whichever path answers, it judges by this one.
+  const calledAt = callTimeOfProcess();
   void readBoundedText(process.stdin, maxStdinBytes, Date.now() + stdinBudgetMs).then((stdin) =>
-    answerCall(bundle, args, stdin),
+    answerCall(bundle, { callArgs: args, calledAt }, stdin),
   );
 }
 
@@ -90,12 +93,19 @@ function serverState(folder: string, mailbox: string): string {
   return processRuns(claimedBy(mailbox, mailboxProtocol.claim)) ? 'listening' : 'none';
 }
 
+/** The call this process was started for: its arguments, and when the host made it. */
+interface ThisCall {
+  callArgs: string[];
+  calledAt: number;
+}
+
 // One call: served when the server answers, else judged here by the body.
-function answerCall(bundle: ServedBundle, callArgs: string[], stdin: StdinOutcome): void {
+function answerCall(bundle: ServedBundle, call: ThisCall, stdin: StdinOutcome): void {
   const inProcess = (why: string, waitedMs?: number): void =>
     handOver(bundle, {
       mode: 'call',
       stdin,
+      calledAt: call.calledAt,
       fields:
         waitedMs === undefined
           ? { path: 'in-process', server: why }
@@ -105,13 +115,13 @@ function answerCall(bundle: ServedBundle, callArgs: string[], stdin: StdinOutcom
     inProcess('stdin');
     return;
   }
-  const outcome = askServer(bundle, callArgs, stdin.value);
+  const outcome = askServer(bundle, call, stdin.value);
   if ('served' in outcome) writeReply(outcome.served);
   else inProcess(outcome.why, outcome.waitedMs);
 }
 
 // Finds this bundle's server and asks it; starts one where none runs (or it ended mid-call).
-function askServer(bundle: ServedBundle, callArgs: string[], payload: string): AskOutcome {
+function askServer(bundle: ServedBundle, { callArgs, calledAt }: ThisCall, payload: string): AskOutcome {
   const where = placeOf(bundle.hash, callArgs, process.env);
   if ('refused' in where) return { why: where.refused };
   const { folder, mailbox, key } = where;
@@ -126,7 +136,8 @@ function askServer(bundle: ServedBundle, callArgs: string[], payload: string): A
     startServer(bundle.file, folder, mailbox, callArgs); // a mailbox no live server claims: a new one takes it
     return { why: serverPid === 0 ? 'none' : 'stale' };
   }
-  const outcome = ask({ mailbox, key, callArgs, payload, environment: bundle.environment }, serverPid);
+  const { environment } = bundle;
+  const outcome = ask({ mailbox, key, callArgs, payload, environment, calledAt }, serverPid);
   if ('why' in outcome && outcome.serverGone === true) startServer(bundle.file, folder, mailbox, callArgs);
   return outcome;
 }
