@@ -268,7 +268,7 @@ export function traceLinesFrom(file, offset) {
 /**
  * What a KIT_HOOKS_TRACE file says about the calls it saw: how many lines, the values of any field
  * naming which path answered (`path`, `answeredBy`: a later hook may answer in process or from a
- * verdict server), why a call was not answered by the server (`server`: none, off, hung, …), the
+ * verdict server), why a call was not answered by the server (`server`: none, off, busy, gone, …), the
  * `parser` notes (`true` / `false`: whether the call needed mvdan-sh, wherever it ran), and the
  * fail-open causes, each with its count.
  */

@@ -14,7 +14,7 @@ function rssMb(pid) {
   return Math.round(Number(kb) / 102.4) / 10;
 }
 
-/** Leaves one request in the mailbox and waits for its reply (true when answered). */
+/** Leaves one request in the mailbox and waits for its reply (true when the server judged it). */
 function ask(mailbox, key, id, payload, cwd) {
   const request = {
     v: 3, // the mailbox's version (packages/fail-open/src/mailbox-protocol.ts): another is never judged
@@ -32,9 +32,9 @@ function ask(mailbox, key, id, payload, cwd) {
   const reply = join(mailbox, 'work', `${id}.reply`);
   for (const until = Date.now() + 10_000; Date.now() < until; nap(0.2)) {
     try {
-      readFileSync(reply);
+      const text = readFileSync(reply, 'utf8');
       rmSync(reply);
-      return true;
+      return !text.includes('"doubt"'); // judged: a doubt (a request it would not judge) is no call
     } catch {
       // not yet
     }

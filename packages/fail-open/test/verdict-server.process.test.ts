@@ -632,6 +632,29 @@ describe('the temp folder is the user\u2019s: a call or a server never makes it'
     expect(serverPids(served)).toEqual([]);
   });
 
+  // Issue 23: a relative TMPDIR changes where caches go, never whether the guard judges. The front
+  // uses no server from a relative temp folder (it would resolve against each call's cwd) and the
+  // body judges in process; the control is the same call with the absolute spelling.
+  test.for([
+    ['a relative TMPDIR: judged in process, no server, nothing made under the cwd', 'relative'],
+    ['the control: the absolute TMPDIR of the same folder is the server\u2019s', 'absolute'],
+  ] as const)('%s', async ([, spelling]) => {
+    const temp = freshTemp();
+    mkdirSync(join(temp, 'tmp'));
+    const tmpdir = spelling === 'relative' ? 'tmp' : join(temp, 'tmp');
+    const call = await callHook(served, deny, { temp, env: { TMPDIR: tmpdir } });
+    expect(output(call)).toEqual([0, denyOf('make test | tail -5', temp), '']);
+    if (spelling === 'relative') {
+      expect(call.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: 'relative-temp' });
+      expect(readdirSync(join(temp, 'tmp'))).toEqual([]);
+      return;
+    }
+    expect(call.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: 'none' });
+    expect((await warmServer(served, { temp, env: { TMPDIR: tmpdir } })).trace).toMatchObject({
+      path: 'server',
+    });
+  });
+
   // A server starts after the call that started it has answered: its temp folder (a test's, say)
   // may be removed by then. Started straight into that state, it ends and brings nothing back.
   test.for([
