@@ -102,8 +102,8 @@ const md = (text) => String(text).replaceAll('|', '\\|');
  * `peer` (cc-safety-net, which has no server). The server wait calls with a trace file of its own.
  */
 function makeCell(scratch, node, key, handler, mode) {
-  // Short: the verdict server's socket path (TMPDIR/kit-hooks-<uid>/<hash>-<version>-<flags>.sock)
-  // must fit a Unix socket's 100 or so bytes, or the hook never asks a server (`long-path`).
+  // Short, as a user's would be (the verdict server's mailbox, TMPDIR/kit-hooks-<uid>/<key>.box, has
+  // no length limit since the socket went).
   const temp = join(scratch.temp, `${node.major}${key}${mode[0]}`);
   const traceDir = join(scratch.base, 'trace', `node-${node.major}`);
   mkdirSync(traceDir, { recursive: true });
@@ -549,7 +549,7 @@ function corpusReport({ floors, cells }) {
   };
 }
 
-/** Which path answered, with counts (`server 20`, `in-process 2 (hung 2)`), and any fail-open cause. */
+/** Which path answered, with counts (`server 20`, `in-process 2 (busy 2)`), and any fail-open cause. */
 const pathsText = (trace) => {
   const paths = Object.entries(trace?.paths ?? {});
   const servers = Object.entries(trace?.servers ?? {});

@@ -174,8 +174,8 @@ export function serverPids(scratch) {
   return pids;
 }
 
-/** Every verdict-server socket under this folder (each class's TMPDIR holds its own folder). */
-function socketsUnder(folder) {
+/** Every verdict-server mailbox under this folder (each class's TMPDIR holds its own folder). */
+function mailboxesUnder(folder) {
   const found = [];
   let entries;
   try {
@@ -185,8 +185,9 @@ function socketsUnder(folder) {
   }
   for (const entry of entries) {
     const path = join(folder, entry.name);
-    if (entry.isDirectory()) found.push(...socketsUnder(path));
-    else if (entry.name.endsWith('.sock') && /^kit-hooks-/.test(basename(folder))) found.push(path);
+    if (entry.isDirectory() && entry.name.endsWith('.box') && /^kit-hooks-/.test(basename(folder)))
+      found.push(path);
+    else if (entry.isDirectory()) found.push(...mailboxesUnder(path));
   }
   return found;
 }
@@ -195,12 +196,12 @@ const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 
 
 /**
  * Ends every verdict server the bench's hooks started, and returns how many there were: their
- * sockets removed first (a server whose name is gone stops within a second, fail-open's own way
- * out), then any still running after 3 s sent SIGTERM by its process id, and SIGKILL after 1 s more.
+ * mailboxes removed first (a server whose mailbox is gone stops within a second, fail-open's own
+ * way out), then any still running after 3 s sent SIGTERM by its process id, and SIGKILL after 1 s more.
  */
 export function stopServers(scratch) {
   const before = serverPids(scratch);
-  for (const socket of socketsUnder(scratch.temp)) rmSync(socket, { force: true });
+  for (const mailbox of mailboxesUnder(scratch.temp)) rmSync(mailbox, { recursive: true, force: true });
   for (let waited = 0; waited < 3000 && serverPids(scratch).length > 0; waited += 100) sleep(100);
   for (const signal of ['SIGTERM', 'SIGKILL']) {
     const left = serverPids(scratch);
@@ -267,7 +268,7 @@ export function traceLinesFrom(file, offset) {
 /**
  * What a KIT_HOOKS_TRACE file says about the calls it saw: how many lines, the values of any field
  * naming which path answered (`path`, `answeredBy`: a later hook may answer in process or from a
- * verdict server), why a call was not answered by the server (`server`: none, off, hung, …), the
+ * verdict server), why a call was not answered by the server (`server`: none, off, busy, gone, …), the
  * `parser` notes (`true` / `false`: whether the call needed mvdan-sh, wherever it ran), and the
  * fail-open causes, each with its count.
  */

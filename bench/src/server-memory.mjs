@@ -14,16 +14,17 @@ function rssMb(pid) {
   return Math.round(Number(kb) / 102.4) / 10;
 }
 
-/** Leaves one request in the mailbox and waits for its reply (true when answered). */
+/** Leaves one request in the mailbox and waits for its reply (true when the server judged it). */
 function ask(mailbox, key, id, payload, cwd) {
   const request = {
-    v: 1,
+    v: 3, // the mailbox's version (packages/fail-open/src/mailbox-protocol.ts): another is never judged
     key,
     args: [],
     cwd,
     umask: 0o22,
     env: {},
     expires: Date.now() + 60_000,
+    calledAt: Date.now(),
     stdin: payload,
   };
   writeFileSync(join(mailbox, 'work', `${id}.tmp`), JSON.stringify(request), { mode: 0o600 });
@@ -31,9 +32,9 @@ function ask(mailbox, key, id, payload, cwd) {
   const reply = join(mailbox, 'work', `${id}.reply`);
   for (const until = Date.now() + 10_000; Date.now() < until; nap(0.2)) {
     try {
-      readFileSync(reply);
+      const text = readFileSync(reply, 'utf8');
       rmSync(reply);
-      return true;
+      return !text.includes('"doubt"'); // judged: a doubt (a request it would not judge) is no call
     } catch {
       // not yet
     }
@@ -58,7 +59,7 @@ export function measureServerMemory(hook, calls) {
       spawnSync(process.execPath, [hook, '--kit-server-status'], { env, encoding: 'utf8' }).stdout,
     );
     if (status.socket === null) return { skipped: `no server: ${status.server}` };
-    const mailbox = status.socket.replace(/\.sock$/, '.box');
+    const mailbox = status.socket; // the server's name: its mailbox
     server = spawn(process.execPath, [hook, '--kit-serve-verdicts'], { env, cwd: temp, stdio: 'ignore' });
     const payload = JSON.stringify({
       session_id: 'bench-memory',

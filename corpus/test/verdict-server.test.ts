@@ -86,12 +86,13 @@ describe.each(guards)('the verdict server of $name ($situation)', (guard) => {
     const bundle = bundleOf(guard.name);
     const socketFolder = join(temp, `kit-hooks-${process.getuid?.() ?? 'user'}`);
     try {
-      // The first call starts the server; wait until it listens.
+      // The first call starts the server; wait until it serves (its mailbox there, its start
+      // marker gone: the server removes it once it is warm and watching the mailbox).
       runHookFile(bundle, bashPayload('true', { cwd: project }), { env, cwd: project });
       const listening = Date.now() + 15_000;
-      while (
-        !(existsSync(socketFolder) && readdirSync(socketFolder).some((name) => name.endsWith('.sock')))
-      ) {
+      const serving = (names: string[]): boolean =>
+        names.some((name) => name.endsWith('.box')) && !names.some((name) => name.endsWith('.starting'));
+      while (!(existsSync(socketFolder) && serving(readdirSync(socketFolder)))) {
         if (Date.now() > listening) throw new Error(`no verdict server listening in ${socketFolder}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -143,7 +144,7 @@ describe.each(guards)('the verdict server of $name ($situation)', (guard) => {
       // On a loaded machine a call may time out and answer in process; most must be the server's.
       expect(paths.filter((path) => path === 'server').length).toBeGreaterThan(commands.length * 0.8);
     } finally {
-      removeTree(socketFolder); // the server sees its name gone, and exits
+      removeTree(socketFolder); // the server sees its mailbox gone, and exits
     }
   }, 180_000);
 });

@@ -16,13 +16,17 @@ export function takeFrontHandoff(): FrontHandoff | ForeignServe | undefined {
   if (handoff === undefined) return undefined;
   delete global[key];
   if (!isJsonObject(handoff)) return undefined;
-  if (handoff.mode === 'call' && isJsonObject(handoff.stdin) && isJsonObject(handoff.fields)) {
+  if (
+    handoff.mode === 'call' &&
+    isJsonObject(handoff.stdin) &&
+    isJsonObject(handoff.fields) &&
+    typeof handoff.calledAt === 'number'
+  ) {
     return handoff as FrontHandoff;
   }
   if (
     handoff.mode === 'serve' &&
     typeof handoff.folder === 'string' &&
-    typeof handoff.socket === 'string' &&
     typeof handoff.mailbox === 'string' &&
     typeof handoff.key === 'string'
   ) {

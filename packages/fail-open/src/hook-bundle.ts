@@ -4,12 +4,14 @@
 // runtime that writes it are one version. Published as `@kit/fail-open/bundle` (tsup and esbuild stay
 // the author's own); the workspace's tsup.base.ts and `@kit/shell-segments/bundle` re-export it.
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as zlib from 'node:zlib';
 import type { Options } from 'tsup';
-import { bundleLoaderSource } from './bundle-loader.ts';
+import { runtimeVariables } from './call-environment.ts';
 
 const common = { target: 'node20', platform: 'node', splitting: false } as const;
 
@@ -117,6 +119,32 @@ const wrapInLoader = (sections: Sections, options: HookBundleOptions): TsupPlugi
     return { code: `${bundleLoaderSource(front, options.environment)}${text}` };
   },
 });
+
+// The front, as fail-open's own build bundled it from src/front/ (dist/front-*.cjs): beside this
+// module once published, in ../dist from the workspace's source.
+function builtFront(name: 'front-plain.cjs' | 'front-served.cjs'): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const file of [join(here, name), join(here, '..', 'dist', name)]) {
+    if (existsSync(file)) return readFileSync(file, 'utf8');
+  }
+  throw new Error(`@kit/fail-open: ${name} is not built (pnpm turbo run build --filter=@kit/fail-open)`);
+}
+
+/**
+ * The head of a bundle: one line naming `kitBundle` (the bundle's module and file, and with a
+ * `contentHash`, of the bundle's body and sections, the server's key and the variables a served call
+ * carries), then the front the bundler built: the verdict-server front, or without a hash the plain
+ * loader. `environment` names the variables the guard reads, beyond the runtime's own.
+ */
+export function bundleLoaderSource(contentHash?: string, environment: readonly string[] = []): string {
+  const names = [...new Set([...runtimeVariables, ...environment])];
+  const served =
+    contentHash === undefined
+      ? ''
+      : `,hash:${JSON.stringify(contentHash)},environment:${JSON.stringify(names)}`;
+  const front = builtFront(contentHash === undefined ? 'front-plain.cjs' : 'front-served.cjs');
+  return `'use strict';\n// The kit's hook bundle loader: packages/fail-open/src/front/, built by the bundler. The body rides below in a comment.\nconst kitBundle={self:module,file:__filename${served}};\n${front.trim()}\n`;
+}
 
 /** How hookBundle builds. */
 export interface HookBundleOptions {

@@ -27,7 +27,11 @@ export { readTextFile } from './read-text-file.ts';
 export { onPath } from './on-path.ts';
 /** The OS temp folder as the env names it (TMPDIR; TEMP or TMP on Windows), else os.tmpdir(), loaded on demand. */
 export { tempFolderOf } from './temp-dir.ts';
-/** True when the verdict server at a socket answers a ping with the bundle's key in time (doctor). */
+/** True when the verdict server of a mailbox answers a ping request with the bundle's key in time (doctor). */
 export { pingVerdictServer } from './verdict-server.ts';
+/** The one "a folder of the user's own" check (a real folder, the user's, none of the given mode bits), and its two modes. */
+export { closedToOthers, type FolderProblem, folderProblem, unwritableByOthers } from './own-folder.ts';
+/** The values that turn a kit switch off, and the test of one. */
+export { switchedOff, switchOffValues } from './switch-values.ts';
 /** The argument that makes a hook bundle print its verdict server's state as one JSON line (doctor runs it). */
 export { serverStatusArgument } from './bundle-loader.ts';

@@ -4,7 +4,7 @@
 
 /** The mailbox's version and the names of its files. */
 export const mailboxProtocol = {
-  version: 2, // 2: only named variables, and an expiry (issue 23)
+  version: 3, // 2: only named variables, and an expiry; 3: the call's time (issue 23)
   claim: 'server', // in the mailbox: the pid of the server that serves it, made by an exclusive link
   work: 'work', // in the mailbox: everything of a call's but its request
   request: '.req', // `<id>.req` in the mailbox: a call waiting to be taken (the only name that wakes the server)

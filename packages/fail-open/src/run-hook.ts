@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { callTimeOfProcess } from './bundle-loader.ts';
 import { takeFrontHandoff } from './front-handoff.ts';
 import { isJsonObject } from './json.ts';
 import { readBoundedText, type StdinOutcome } from './read-stdin.ts';
@@ -44,7 +45,8 @@ export async function runHook<I, V, L extends string>(
       return noOpinion('served');
     }
     if (handoff?.mode === 'call') {
-      return runHook(evaluate, { ...options, stdinRead: handoff.stdin, traceFields: handoff.fields });
+      const { stdin, fields, calledAt } = handoff;
+      return runHook(evaluate, { ...options, stdinRead: stdin, traceFields: fields, calledAt });
     }
   }
   const startedAt = Date.now();
@@ -53,11 +55,13 @@ export async function runHook<I, V, L extends string>(
   const ownsProcess = options.stdout === undefined;
   const env = options.env ?? process.env;
   const notes: TraceFields[] = [];
+  const ownStdin = options.stdin === undefined && options.stdinRead === undefined;
   const runtime: HookRuntime = {
     env,
     raw: '',
     guard: options.guard,
     deadline: startedAt + (options.budgetMs ?? defaultBudgetMs),
+    calledAt: options.calledAt ?? (ownStdin ? callTimeOfProcess() : startedAt),
     note: (fields) => {
       notes.push(fields);
     },
@@ -162,6 +166,7 @@ function servedCall<I, V, L extends string>(
     ...options,
     stdinRead: { ok: true, value: request.stdin },
     env: request.env,
+    calledAt: request.calledAt,
     stdout: discard(),
     stderr: discard(),
     traceFields: { path: 'server' },

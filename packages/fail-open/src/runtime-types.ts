@@ -34,6 +34,12 @@ export interface HookRuntime {
   guard: string;
   deadline: number; // Date.now() value past which a verdict still pending (a promise that has not settled) is no opinion
   /**
+   * When the host made the call (a Date.now() value): the bundle's front stamps it as the hook
+   * process starts and hands it to whichever path answers (the verdict server, or the body in
+   * process), so both judge one call by one time. runHook sets it; a runtime built by hand may not.
+   */
+  calledAt?: number;
+  /**
    * Adds named fields to this call's trace line (later notes win; a reserved name or a value that
    * is not a TraceValue is left out). runHook and explain provide it; a runtime built by hand may not.
    */
@@ -70,6 +76,12 @@ export interface RunHookOptions<I, V, L extends string = string> {
    * at 5 s). A verdict evaluate has returned is never dropped for being late.
    */
   budgetMs?: number;
+  /**
+   * When the host made the call (a Date.now() value), for `runtime.calledAt`. Default: the process's
+   * start when runHook reads the process's own stdin (a hook process is started for one call), else
+   * when runHook starts. The bundle's front and the verdict server pass the time the front stamped.
+   */
+  calledAt?: number;
   /**
    * Called on every fail-open path with the cause; a strict guard may return a verdict (a refusal).
    * Default: no opinion. A throw from it is no opinion too.

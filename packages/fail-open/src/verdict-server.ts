@@ -1,5 +1,4 @@
 import {
-  chmodSync,
   type FSWatcher,
   linkSync,
   lstatSync,
@@ -11,17 +10,18 @@ import {
   watch,
   writeFileSync,
 } from 'node:fs';
-import { connect, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { isJsonObject } from './json.ts';
 import { mailboxProtocol } from './mailbox-protocol.ts';
+import { closedToOthers, folderProblem } from './own-folder.ts';
+import { claimedBy, processRuns } from './process-runs.ts';
+import { startingMarkerOf } from './front/starting-marker.ts';
 import type { HookOutput } from './runtime-types.ts';
 
-/** Where the server listens and what it answers to, as the bundle's front worked it out. */
+/** Where the server serves and what it answers to, as the bundle's front worked it out. */
 export interface ServePlace {
-  folder: string; // the per-user folder the socket is in
-  socket: string; // the socket path to take over: the server's name, which answers pings
-  mailbox: string; // the folder the calls leave their requests in, and find their replies
+  folder: string; // the per-user folder the mailbox is in
+  mailbox: string; // the folder the calls leave their requests in, and find their replies: the server's name
   key: string; // what every request must name: bundle hash, node version, arguments
   idleMs: number; // the quiet period after which the server exits
 }
@@ -33,6 +33,7 @@ export interface ServerRequest {
   env: Record<string, string>;
   umask: number;
   expires: number; // when its call stops waiting (ms since the epoch): later, it is never judged
+  calledAt: number; // when the host made the call (ms since the epoch), as the front stamped it
   stdin: string; // the payload, read to its end within the front's bounds
 }
 
@@ -40,8 +41,7 @@ export interface ServerRequest {
 export type AnswerRequest = (request: ServerRequest) => Promise<HookOutput>;
 
 const maxRequestBytes = 65 * 1024 * 1024; // the front's 64 MiB payload cap and the named variables
-const maxPingBytes = 64 * 1024;
-const ownershipCheckMs = 1000; // how often the server checks the socket path is still its own
+const claimCheckMs = 1000; // how often the server checks the mailbox is still its own
 // A change notice missed (an overflowing inotify queue) is made good within this.
 const mailboxScanMs = 200;
 // macOS delivers a folder's change notices through FSEvents, which holds back a notice that comes
@@ -54,24 +54,24 @@ const leftoverMs = 60_000;
 const sweepEveryMs = 10_000;
 
 /**
- * Runs the verdict server until its quiet period passes or its name or claim is removed. Claims the
- * mailbox first (it ends at once when a live server holds it), warms the guard, then takes the
- * socket's name: it listens on a name of its own and renames that onto the socket. The socket answers pings only; calls come through
- * the mailbox, a 0700 folder beside it: a call leaves `<id>.req` there, the server takes it by
- * renaming it to `work/<id>.taken` and writes `work/<id>.reply` (the front's `ask` is the other half). A
- * call reads and writes files synchronously, so it never loads node:net or builds a stream. Calls
- * are answered one at a time, each in the process state of the call (cwd, environment, umask), so
- * that a verdict depends on nothing the server saw before.
+ * Runs the verdict server until its quiet period passes or its claim (or mailbox) is removed.
+ * Claims the mailbox first (it ends at once when a live server holds it), then warms the guard.
+ * The mailbox is the server's one transport and its name: a call leaves `<id>.req` there, the
+ * server takes it by renaming it to `work/<id>.taken` and writes `work/<id>.reply` (the front's
+ * `ask` is the other half; doctor's ping is a request too). Its pid in the claim is the one idea
+ * of "alive". A call reads and writes files synchronously, so it never loads node:net or builds a
+ * stream. Calls are answered one at a time, each in the process state of the call (cwd,
+ * environment, umask), so that a verdict depends on nothing the server saw before.
  */
 export async function serveVerdicts(
   place: ServePlace,
   answer: AnswerRequest,
   warmUp?: () => unknown,
 ): Promise<void> {
-  // The start marker goes once this server listens (or finds one that does). A start that failed
+  // The start marker goes once this server serves (or finds one that does). A start that failed
   // leaves it, so that the calls start no other server until it is old (the front's startingFreshMs):
-  // a server that can never listen here is tried again every few seconds, not on every call.
-  const started = (): void => rmSync(`${place.socket}.starting`, { force: true });
+  // a server that can never serve here is tried again every few seconds, not on every call.
+  const started = (): void => rmSync(startingMarkerOf(place.mailbox), { force: true });
   // At most one server per key: the claim on the mailbox is exclusive, and taken before the
   // warm-up, so a second server started meanwhile ends at once instead of warming a guard.
   let claimed: boolean;
@@ -80,229 +80,224 @@ export async function serveVerdicts(
   } catch {
     claimed = false; // a mailbox that is not the user's alone: no server here
   }
-  if (!claimed) return started();
+  // Another live server holds the claim: that one serves, and the calls may start no other. A
+  // claim this server could not make for another reason leaves the marker: a start that failed.
+  if (!claimed) {
+    if (processRuns(claimedBy(place.mailbox, claimName))) started();
+    return;
+  }
   try {
     await warmUp?.();
   } catch {
     // a warm-up that fails leaves the first call to warm the guard
   }
-  await listen(place, answer, started);
+  await new Promise<void>((resolve) => serveMailbox(place, answer, started, resolve));
 }
 
 /**
- * True when the verdict server at `socket` answers a ping with `key` within `boundMs` (doctor's
- * check, and a starting server's look at the one holding its name). Never rejects.
+ * True when the verdict server of `mailbox` answers a ping with `key` within `boundMs` (doctor's
+ * check): a request of its own through the mailbox, as a call's, that the server answers without
+ * judging anything. A mailbox no live process claims is not asked. Never rejects.
  */
-export function pingVerdictServer(socket: string, key: string, boundMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    const connection = connect(socket);
-    const finish = (answers: boolean): void => {
-      clearTimeout(timer);
-      connection.destroy();
-      resolve(answers);
-    };
-    const timer = setTimeout(() => finish(false), boundMs);
-    connection.on('connect', () => connection.end(`${JSON.stringify({ v: 1, key, ping: true })}\n`));
-    connection.on('data', (chunk: Buffer) => chunks.push(chunk));
-    connection.on('end', () => {
-      try {
-        const reply: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        finish(isJsonObject(reply) && reply.key === key);
-      } catch {
-        finish(false);
-      }
-    });
-    connection.on('error', () => finish(false));
-  });
+export async function pingVerdictServer(mailbox: string, key: string, boundMs: number): Promise<boolean> {
+  if (!processRuns(claimedBy(mailbox, claimName))) return false;
+  const id = `ping-${process.pid}-${Date.now().toString(36)}`;
+  const inWork = (suffix: string): string => join(mailbox, workFolder, `${id}${suffix}`);
+  const expires = Date.now() + boundMs;
+  try {
+    writeFileSync(
+      inWork(mailboxProtocol.writing),
+      JSON.stringify({ v: mailboxProtocol.version, key, ping: true, expires }),
+      { mode: 0o600 },
+    );
+    renameSync(inWork(mailboxProtocol.writing), join(mailbox, `${id}${requestSuffix}`));
+  } catch {
+    rmSync(inWork(mailboxProtocol.writing), { force: true });
+    return false;
+  }
+  while (Date.now() < expires) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    try {
+      const reply: unknown = JSON.parse(readFileSync(inWork(replySuffix), 'utf8'));
+      rmSync(inWork(replySuffix), { force: true });
+      return isJsonObject(reply) && reply.key === key && reply.pong === true;
+    } catch {
+      // not yet
+    }
+  }
+  rmSync(join(mailbox, `${id}${requestSuffix}`), { force: true }); // not taken: never answered
+  return false;
 }
 
-function listen(place: ServePlace, answer: AnswerRequest, onListening: () => void): Promise<void> {
-  return new Promise((resolve) => {
-    let queue: Promise<void> = Promise.resolve();
-    const queued = new Set<string>(); // the requests waiting their turn, by id
-    let ownIno = -1;
-    let stopping = false;
-    let watcher: FSWatcher | undefined;
-    let scanner: NodeJS.Timeout | undefined;
-    // The socket is the server's name: it answers pings (doctor, a starting server's look), nothing else.
-    const server = createServer((connection) => {
-      idle.refresh();
-      connection.on('error', () => undefined);
-      readPing(connection, (ping) => {
-        if (ping) connection.end(`${JSON.stringify({ key: place.key })}\n`);
-        else connection.destroy();
-      });
-    });
-    // Requests arrive in the mailbox itself; everything else of a call's lives in its work folder,
-    // so that the change notices the server wakes for are the requests'.
-    const inWork = (id: string, suffix: string): string => join(place.mailbox, workFolder, `${id}${suffix}`);
-    // Every request joins the queue once; calls are answered one at a time, in turn.
-    const enqueue = (name: string): void => {
-      if (stopping || !name.endsWith(requestSuffix)) return;
-      const id = name.slice(0, -requestSuffix.length);
-      if (queued.has(id)) return;
-      queued.add(id);
-      idle.refresh();
-      // One call's failure never stops the queue: the calls after it are still answered.
-      queue = queue
-        .then(() => answerOne(id))
-        .catch(() => undefined)
-        .finally(() => queued.delete(id));
-    };
-    const scan = (): void => {
-      if (stopping) return;
-      let names: string[];
-      try {
-        names = readdirSync(place.mailbox);
-      } catch {
-        stop(); // the mailbox is gone: no call can reach this server
-        return;
-      }
-      for (const name of names) enqueue(name);
-    };
-    const answerOne = async (id: string): Promise<void> => {
-      if (stopping) return; // the call withdraws at its bound and answers itself
-      // Taking the request is a rename: the call's withdrawal is one too, so exactly one of the two
-      // succeeds, and a call is never answered twice.
-      const taken = inWork(id, mailboxProtocol.taken);
-      try {
-        renameSync(join(place.mailbox, `${id}${requestSuffix}`), taken);
-      } catch {
-        return; // withdrawn: its call answered itself
-      }
-      const request = readRequestFile(taken, place.key);
-      if (request !== null && Date.now() > request.expires) {
-        // Its call has stopped waiting (or was killed): never judged, and gone from the disk.
-        rmSync(taken, { force: true });
-        return;
-      }
-      let reply: Reply;
-      if (request === null) {
-        reply = { doubt: 'request' }; // not a request to answer: its call judges itself
-      } else {
-        try {
-          reply = await answerInCallState(request, answer, place.folder);
-        } catch {
-          reply = { doubt: 'threw' }; // the call judges itself; the queue goes on
-        }
-      }
-      idle.refresh();
-      const part = inWork(id, mailboxProtocol.part);
-      try {
-        writeFileSync(part, `${JSON.stringify({ key: place.key, ...reply })}\n`, { mode: 0o600 });
-        renameSync(part, inWork(id, replySuffix));
-      } catch {
-        rmSync(part, { force: true }); // its call finds neither: it answers itself
-      }
-      rmSync(taken, { force: true });
-      lookForBurst();
-    };
-    let burstLook: NodeJS.Timeout | undefined;
-    let burstLookUntil = 0;
-    const lookForBurst = (): void => {
-      if (burstLookMs === 0 || stopping) return;
-      burstLookUntil = Date.now() + burstLookMs;
-      if (burstLook !== undefined) return;
-      burstLook = setInterval(() => {
-        scan();
-        if (Date.now() < burstLookUntil && !stopping) return;
-        clearInterval(burstLook);
-        burstLook = undefined;
-      }, burstLookEveryMs);
-    };
-    const stop = (): void => {
-      if (stopping) return;
-      stopping = true;
-      clearTimeout(idle);
-      clearInterval(ownership);
-      clearInterval(scanner);
-      clearInterval(burstLook);
-      watcher?.close();
-      server.close();
-      // The name and the mailbox go with the server that claims them; a name removed (the way to
-      // end a server from outside) takes the mailbox along.
-      if (ownsName()) rmSync(place.socket, { force: true });
-      if (holdsClaim(place.mailbox)) rmSync(place.mailbox, { recursive: true, force: true });
-      void queue.then(() => resolve());
-    };
-    const ownsName = (): boolean => {
-      try {
-        return lstatSync(place.socket).ino === ownIno;
-      } catch {
-        return false;
-      }
-    };
-    const idle = setTimeout(stop, place.idleMs);
-    let ownership: NodeJS.Timeout | undefined;
+/** What the server's loop holds between calls. */
+interface Serving {
+  place: ServePlace;
+  answer: AnswerRequest;
+  queue: Promise<void>;
+  queued: Set<string>; // the requests waiting their turn, by id
+  stopping: boolean;
+  idle: NodeJS.Timeout;
+  timers: NodeJS.Timeout[]; // the looks at the mailbox and at the claim
+  burstLook: NodeJS.Timeout | undefined;
+  burstLookUntil: number;
+  watcher: FSWatcher | undefined;
+  ended: () => void;
+}
 
-    // Shorter than the socket's own name (its length is checked against sun_path's), and this process's.
-    const ownName = `${place.folder}/${process.pid}.new`;
-    const dropOwnName = (): boolean => {
-      try {
-        rmSync(ownName, { force: true });
-        return true;
-      } catch {
-        return false; // not a file this server can remove: it cannot listen there
-      }
-    };
-    server.on('error', () => {
-      dropOwnName();
-      stop();
+// Serves the mailbox until the quiet period passes, the claim is lost or the mailbox is gone.
+function serveMailbox(
+  place: ServePlace,
+  answer: AnswerRequest,
+  onServing: () => void,
+  ended: () => void,
+): void {
+  const serving: Serving = {
+    place,
+    answer,
+    queue: Promise.resolve(),
+    queued: new Set(),
+    stopping: false,
+    idle: setTimeout(() => stop(serving), place.idleMs),
+    timers: [],
+    burstLook: undefined,
+    burstLookUntil: 0,
+    watcher: undefined,
+    ended,
+  };
+  const work = join(place.mailbox, workFolder);
+  try {
+    sweepLeftovers(work); // and every 10 s after
+    // A notice names the request that came (or went: taking it is a notice too, and finds it
+    // gone); a notice without a name, or one missed, is made good by a look at the folder.
+    serving.watcher = watch(place.mailbox, (_event, name) => {
+      if (name === null) scan(serving);
+      else enqueue(serving, String(name));
     });
-    if (!dropOwnName()) return stop();
-    server.listen(ownName, () => {
-      try {
-        chmodSync(ownName, 0o600);
-        sweepLeftovers(join(place.mailbox, workFolder)); // and every 10 s after
-        // A notice names the request that came (or went: taking it is a notice too, and finds it
-        // gone); a notice without a name, or one missed, is made good by a look at the folder.
-        watcher = watch(place.mailbox, (_event, name) => {
-          if (name === null) scan();
-          else enqueue(String(name));
-        });
-        watcher.on('error', stop);
-        renameSync(ownName, place.socket);
-        ownIno = lstatSync(place.socket).ino;
-      } catch {
-        dropOwnName();
-        stop();
-        return;
-      }
-      // Unref'd: the listening server and the idle timer keep the process alive, these do not.
-      let sweptAt = Date.now();
-      scanner = setInterval(() => {
-        scan();
-        if (Date.now() - sweptAt < sweepEveryMs) return;
-        sweptAt = Date.now();
-        sweepLeftovers(join(place.mailbox, workFolder));
-      }, mailboxScanMs);
-      scanner.unref();
-      ownership = setInterval(() => {
-        if (!ownsName() || !holdsClaim(place.mailbox)) stop(); // its name or its claim removed
-      }, ownershipCheckMs);
-      ownership.unref();
-      onListening();
-      scan();
-    });
-  });
+    serving.watcher.on('error', () => stop(serving));
+  } catch {
+    stop(serving);
+    return;
+  }
+  // Unref'd: the watcher and the idle timer keep the process alive, these do not.
+  let sweptAt = Date.now();
+  const scanner = setInterval(() => {
+    scan(serving);
+    if (Date.now() - sweptAt < sweepEveryMs) return;
+    sweptAt = Date.now();
+    sweepLeftovers(work);
+  }, mailboxScanMs);
+  const claimCheck = setInterval(() => {
+    if (!holdsClaim(place.mailbox)) stop(serving); // its claim removed: the way to end a server from outside
+  }, claimCheckMs);
+  for (const timer of [scanner, claimCheck]) timer.unref();
+  serving.timers.push(scanner, claimCheck);
+  onServing();
+  scan(serving);
+}
+
+// Every request joins the queue once; calls are answered one at a time, in turn.
+function enqueue(serving: Serving, name: string): void {
+  if (serving.stopping || !name.endsWith(requestSuffix)) return;
+  const id = name.slice(0, -requestSuffix.length);
+  if (serving.queued.has(id)) return;
+  serving.queued.add(id);
+  serving.idle.refresh();
+  // One call's failure never stops the queue: the calls after it are still answered.
+  serving.queue = serving.queue
+    .then(() => answerOne(serving, id))
+    .catch(() => undefined)
+    .finally(() => serving.queued.delete(id));
+}
+
+function scan(serving: Serving): void {
+  if (serving.stopping) return;
+  let names: string[];
+  try {
+    names = readdirSync(serving.place.mailbox);
+  } catch {
+    stop(serving); // the mailbox is gone: no call can reach this server
+    return;
+  }
+  for (const name of names) enqueue(serving, name);
+}
+
+async function answerOne(serving: Serving, id: string): Promise<void> {
+  if (serving.stopping) return; // the call withdraws at its bound and answers itself
+  const { place } = serving;
+  const inWork = (suffix: string): string => join(place.mailbox, workFolder, `${id}${suffix}`);
+  // Taking the request is a rename: the call's withdrawal is one too, so exactly one of the two
+  // succeeds, and a call is never answered twice.
+  const taken = inWork(mailboxProtocol.taken);
+  try {
+    renameSync(join(place.mailbox, `${id}${requestSuffix}`), taken);
+  } catch {
+    return; // withdrawn: its call answered itself
+  }
+  const request = readRequestFile(taken, place.key);
+  if (request !== null && request !== 'ping' && Date.now() > request.expires) {
+    // Its call has stopped waiting (or was killed): never judged, and gone from the disk.
+    rmSync(taken, { force: true });
+    return;
+  }
+  const reply = await replyTo(request, serving);
+  serving.idle.refresh();
+  const part = inWork(mailboxProtocol.part);
+  try {
+    writeFileSync(part, `${JSON.stringify({ key: place.key, ...reply })}\n`, { mode: 0o600 });
+    renameSync(part, inWork(replySuffix));
+  } catch {
+    rmSync(part, { force: true }); // its call finds neither: it answers itself
+  }
+  rmSync(taken, { force: true });
+  lookForBurst(serving);
+}
+
+async function replyTo(request: ServerRequest | 'ping' | null, serving: Serving): Promise<Reply> {
+  if (request === null) return { doubt: 'request' }; // not a request to answer: its call judges itself
+  if (request === 'ping') return { pong: true }; // doctor's: answered, nothing judged
+  try {
+    return await answerInCallState(request, serving.answer, serving.place.folder);
+  } catch {
+    return { doubt: 'threw' }; // the call judges itself; the queue goes on
+  }
+}
+
+function lookForBurst(serving: Serving): void {
+  if (burstLookMs === 0 || serving.stopping) return;
+  serving.burstLookUntil = Date.now() + burstLookMs;
+  if (serving.burstLook !== undefined) return;
+  serving.burstLook = setInterval(() => {
+    scan(serving);
+    if (Date.now() < serving.burstLookUntil && !serving.stopping) return;
+    clearInterval(serving.burstLook);
+    serving.burstLook = undefined;
+  }, burstLookEveryMs);
+}
+
+function stop(serving: Serving): void {
+  if (serving.stopping) return;
+  serving.stopping = true;
+  clearTimeout(serving.idle);
+  for (const timer of serving.timers) clearInterval(timer);
+  clearInterval(serving.burstLook);
+  serving.watcher?.close();
+  // The mailbox goes with the server that claims it.
+  if (holdsClaim(serving.place.mailbox)) rmSync(serving.place.mailbox, { recursive: true, force: true });
+  void serving.queue.then(() => serving.ended());
 }
 
 const { request: requestSuffix, reply: replySuffix, work: workFolder, claim: claimName } = mailboxProtocol;
 
 // The mailbox is the user's alone (in the checked folder, and 0700 itself).
 function openMailbox(mailbox: string): void {
-  const uid = process.getuid?.();
   for (const folder of [mailbox, join(mailbox, workFolder)]) {
     try {
       mkdirSync(folder, { mode: 0o700 });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const stat = lstatSync(folder);
-    if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) {
+    if (folderProblem(folder, closedToOthers) !== null)
       throw new Error('the mailbox is not the user\u2019s alone');
-    }
   }
 }
 
@@ -364,19 +359,6 @@ function holdsClaim(mailbox: string): boolean {
   return claimHolder(join(mailbox, claimName))?.pid === process.pid;
 }
 
-/** True while `pid` runs; on Linux a zombie counts as ended (the front's `alive`). */
-export function processRuns(pid: number): boolean {
-  if (!(pid > 0)) return false;
-  try {
-    if (process.platform !== 'linux') return process.kill(pid, 0);
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const state = stat.charAt(stat.lastIndexOf(')') + 2);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
-
 // A reply no call read, a request half written: files of calls that ended without their answer.
 function sweepLeftovers(work: string): void {
   try {
@@ -393,38 +375,17 @@ function sweepLeftovers(work: string): void {
   }
 }
 
-// A ping is one line on the socket; anything else is not answered.
-function readPing(connection: Socket, received: (ping: boolean) => void): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let read = false;
-  const done = (ping: boolean): void => {
-    if (read) return;
-    read = true;
-    received(ping);
-  };
-  connection.on('end', () => done(false));
-  connection.on('data', (chunk: Buffer) => {
-    if (read) return;
-    size += chunk.length;
-    if (size > maxPingBytes) return done(false);
-    chunks.push(chunk);
-    if (!chunk.includes(0x0a)) return;
-    const text = Buffer.concat(chunks).toString('utf8');
-    try {
-      const value: unknown = JSON.parse(text.slice(0, text.indexOf('\n')));
-      done(isJsonObject(value) && value.v === 1 && value.ping === true);
-    } catch {
-      done(false);
-    }
-  });
-}
-
-// The request a call left, or null when it is not one this server answers.
-function readRequestFile(file: string, key: string): ServerRequest | null {
+// The request a call left (or doctor's ping), or null when it is not one this server answers.
+function readRequestFile(file: string, key: string): ServerRequest | 'ping' | null {
   try {
     if (lstatSync(file).size > maxRequestBytes) return null;
-    const request = toRequest(JSON.parse(readFileSync(file, 'utf8')));
+    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (isJsonObject(value) && value.ping === true) {
+      const expires = value.expires;
+      const fresh = typeof expires === 'number' && Date.now() <= expires;
+      return value.v === mailboxProtocol.version && value.key === key && fresh ? 'ping' : null;
+    }
+    const request = toRequest(value);
     return request !== null && request.key === key ? request : null;
   } catch {
     return null;
@@ -433,14 +394,14 @@ function readRequestFile(file: string, key: string): ServerRequest | null {
 
 function toRequest(value: unknown): ServerRequest | null {
   if (!isJsonObject(value) || value.v !== mailboxProtocol.version) return null;
-  const { key, cwd, env, umask, expires, stdin } = value;
+  const { key, cwd, env, umask, expires, calledAt, stdin } = value;
   if (typeof key !== 'string' || typeof cwd !== 'string' || typeof stdin !== 'string') return null;
-  if (typeof umask !== 'number' || typeof expires !== 'number') return null;
+  if (typeof umask !== 'number' || typeof expires !== 'number' || typeof calledAt !== 'number') return null;
   if (!isJsonObject(env) || !Object.values(env).every((entry) => typeof entry === 'string')) return null;
-  return { key, cwd, env: env as Record<string, string>, umask, expires, stdin };
+  return { key, cwd, env: env as Record<string, string>, umask, expires, calledAt, stdin };
 }
 
-type Reply = { stdout: string; stderr: string; exitCode: 0 | 2 } | { doubt: string };
+type Reply = { stdout: string; stderr: string; exitCode: 0 | 2 } | { doubt: string } | { pong: true };
 
 // The server takes on the call's cwd, environment and umask, as the hook process would have had
 // them: a relative path, os.tmpdir() or a file the guard writes resolve as they would there.

@@ -1,10 +1,11 @@
 import { Script } from 'node:vm';
 import { describe, expect, test } from 'vitest';
-import { bundleLoaderSource } from '../src/bundle-loader.ts';
+import { bundleLoaderSource } from '../src/hook-bundle.ts';
 import { freeNames } from './free-names.ts';
 
-// The loader is written as TypeScript functions and shipped as their text (bundleLoaderSource): a
-// name it takes from this module, or a helper the compiler added, would be undefined in every bundle.
+// The front is real modules (src/front/) that the bundler builds into dist/front-*.cjs, and
+// bundleLoaderSource puts after one line naming `kitBundle`: a name the build left free would be
+// undefined in every bundle.
 describe('the bundle loader is self-contained', () => {
   const loaders: [string, string][] = [
     ['the verdict-server front', bundleLoaderSource('0123456789abcdef')],

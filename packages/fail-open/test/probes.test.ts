@@ -79,18 +79,23 @@ describe('tempFolderOf', () => {
       'C:\\temp',
     ],
     ['TMP on Windows without TEMP', { TMP: 'C:\\tmp' }, 'win32', 'C:\\tmp'],
+    // os.tmpdir()'s own POSIX rule, read from the env given (a served call's), never the process's.
+    ['TMP on POSIX without TMPDIR', { TMP: '/t/tmp', TEMP: '/t/temp' }, 'linux', '/t/tmp'],
+    ['TEMP on POSIX without TMPDIR or TMP', { TEMP: '/t/temp' }, 'darwin', '/t/temp'],
+    ['one trailing slash dropped', { TMPDIR: '/t/posix/' }, 'linux', '/t/posix'],
+    ['a relative TMPDIR stays relative (the caller refuses it)', { TMPDIR: 'tmp' }, 'linux', 'tmp'],
+    ['nothing named on POSIX: /tmp, without node:os', {}, 'linux', '/tmp'],
+    ['an empty TMPDIR', { TMPDIR: '' }, 'linux', '/tmp'],
   ] as const)('the env names it: %s', ([, env, platform, expected]) => {
     expect(tempFolderOf(env, platform)).toBe(expected);
   });
 
-  test.for([
-    ['nothing named on POSIX', {}, 'linux'],
-    ['an empty TMPDIR', { TMPDIR: '' }, 'linux'],
-    ['TEMP ignored on POSIX', { TEMP: '/elsewhere' }, 'darwin'],
-    ['TMPDIR ignored on Windows', { TMPDIR: '/elsewhere' }, 'win32'],
-  ] as const)('else os.tmpdir(): %s', ([, env, platform]) => {
-    expect(tempFolderOf(env, platform)).toBe(tmpdir());
-  });
+  test.for([['TMPDIR ignored on Windows', { TMPDIR: '/elsewhere' }, 'win32']] as const)(
+    'else os.tmpdir(): %s',
+    ([, env, platform]) => {
+      expect(tempFolderOf(env, platform)).toBe(tmpdir());
+    },
+  );
 });
 
 describe('readTextFile', () => {

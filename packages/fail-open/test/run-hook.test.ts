@@ -117,3 +117,31 @@ describe('runHook in process (injected streams)', () => {
     expect(seen[0]?.[1].length).toBeLessThanOrEqual(100);
   });
 });
+
+// The call's time reaches evaluate as runtime.calledAt: the front's stamp, handed over or carried
+// in a served request, is what both paths judge by (roseline-gate's escape, issue 23).
+describe('runtime.calledAt: when the host made the call', () => {
+  const seen = async (extra: { calledAt?: number }) => {
+    let calledAt: number | undefined;
+    const before = Date.now();
+    await runHook(
+      (_input, runtime) => {
+        calledAt = runtime.calledAt;
+        return { kind: 'none' } as V;
+      },
+      { guard: 'g', protocol, ...streams('{}'), env: {}, ...extra },
+    );
+    return { calledAt, before, after: Date.now() };
+  };
+  test.for([
+    ['the time the front stamped, however long ago', 1_700_000_000_000],
+    ['a time just now', Date.now() - 5],
+  ] as const)('given: %s', async ([, given]) => {
+    expect((await seen({ calledAt: given })).calledAt).toBe(given);
+  });
+  test('the control: none given, with streams of its own: when runHook started', async () => {
+    const { calledAt, before, after } = await seen({});
+    expect(calledAt).toBeGreaterThanOrEqual(before);
+    expect(calledAt).toBeLessThanOrEqual(after);
+  });
+});

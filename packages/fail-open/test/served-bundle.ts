@@ -1,6 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, watch, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { collectOutput, hookEnv } from '@kit/test-kit';
 import { build } from 'tsup';
@@ -130,14 +129,14 @@ export function serverStatus(
   return JSON.parse(run.stdout) as { server: string; socket: string | null; key: string | null };
 }
 
-/** The socket a call in `setting` asks, and the key its server answers with. */
-export function socketOf(
+/** The mailbox (the server's name) a call in `setting` asks, and the key its server answers with. */
+export function mailboxFor(
   bundle: string,
   setting: CallSetting,
-): { socket: string; key: string; folder: string } {
-  const { socket } = serverStatus(bundle, setting);
-  if (socket === null) throw new Error('no socket for this setting');
-  return { socket, key: basename(socket, '.sock'), folder: dirname(socket) };
+): { mailbox: string; key: string; folder: string } {
+  const { socket: mailbox } = serverStatus(bundle, setting); // doctor's field names the mailbox
+  if (mailbox === null) throw new Error('no mailbox for this setting');
+  return { mailbox, key: basename(mailbox, '.box'), folder: dirname(mailbox) };
 }
 
 /** The pids of the verdict servers started from `bundle` (their command line, from /proc). */
@@ -191,24 +190,19 @@ export async function waitFor(condition: () => boolean, timeoutMs = 5000, everyM
 export type StandInAnswer = { reply: string } | 'drop' | 'hold';
 
 /**
- * A stand-in server for `socket` in a 0700 folder, as the front sees a server: a socket on the name
- * (listening, answering nothing), and a mailbox whose pid is this process. With `take: false` it
+ * A stand-in server for `mailbox` in a 0700 folder, as the front sees a server: a mailbox whose
+ * claim names this process. With `take: false` it
  * never takes a request; otherwise it takes each one and `answer` says what it does with it (the
  * request's text is passed). `seen` counts the requests that reached its mailbox.
  */
 export async function fakeServer(
-  socket: string,
+  mailbox: string,
   answer: (request: string) => StandInAnswer = () => 'hold',
   { take = true }: { take?: boolean } = {},
 ): Promise<{ close: () => Promise<void>; seen: () => number; mailbox: string }> {
-  const folder = dirname(socket);
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  rmSync(socket, { force: true });
-  const mailbox = mailboxOf(socket);
+  mkdirSync(dirname(mailbox), { recursive: true, mode: 0o700 });
   mkdirSync(join(mailbox, 'work'), { recursive: true, mode: 0o700 });
   writeFileSync(join(mailbox, 'server'), String(process.pid));
-  const server: Server = createServer((connection) => connection.on('error', () => undefined));
-  await new Promise<void>((resolve) => server.listen(socket, resolve));
   const seen = new Set<string>();
   const look = (): void => {
     let names: string[];
@@ -243,7 +237,6 @@ export async function fakeServer(
     close: async () => {
       clearInterval(timer);
       watcher.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }
@@ -252,11 +245,6 @@ export async function fakeServer(
 export function replyInMailbox(mailbox: string, id: string, reply: string): void {
   writeFileSync(join(mailbox, 'work', `${id}.part`), reply);
   renameSync(join(mailbox, 'work', `${id}.part`), join(mailbox, 'work', `${id}.reply`));
-}
-
-/** The mailbox of the server named `socket` (verdict-server.ts). */
-export function mailboxOf(socket: string): string {
-  return socket.replace(/\.sock$/, '.box');
 }
 
 /** Leaves `request` in a server's mailbox as a call does; the reply's text, or null after `boundMs`. */

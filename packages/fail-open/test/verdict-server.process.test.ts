@@ -20,6 +20,7 @@ import { spawn } from 'node:child_process';
 import { collectOutput, removeTree } from '@kit/test-kit';
 import { runtimeVariables } from '../src/call-environment.ts';
 import { mailboxProtocol } from '../src/mailbox-protocol.ts';
+import { pingVerdictServer } from '../src/verdict-server.ts';
 import { freeNames, loaderOf } from './free-names.ts';
 import { bashPayload, denyLine } from './run-fixture.ts';
 import {
@@ -32,12 +33,11 @@ import {
   fakeServer,
   fixtureEnvironment,
   killServers,
-  mailboxOf,
   replyInMailbox,
   type ServedCall,
   serverPids,
   serverStatus,
-  socketOf,
+  mailboxFor,
   traceLineCount,
   waitFor,
 } from './served-bundle.ts';
@@ -128,7 +128,7 @@ describe('no server: the first call answers in process and starts one, later cal
     expect(output(silent)).toEqual([0, '', '']);
   });
 
-  test('--kit-server-status names the socket of a call with the same arguments', async () => {
+  test('--kit-server-status names the mailbox of a call with the same arguments', async () => {
     const temp = freshTemp();
     expect(serverStatus(served, { temp })).toEqual({
       server: 'none',
@@ -140,8 +140,10 @@ describe('no server: the first call answers in process and starts one, later cal
     const status = serverStatus(served, { temp });
     expect(status.server).toBe('listening');
     expect(existsSync(status.socket ?? '')).toBe(true);
-    // The key doctor's ping names is the socket's own name.
-    expect(status.socket).toBe(join(dirname(status.socket ?? ''), `${status.key}.sock`));
+    // The key doctor's ping names is the mailbox's own name (doctor reads it as `socket`).
+    expect(status.socket).toBe(join(dirname(status.socket ?? ''), `${status.key}.box`));
+    expect(await pingVerdictServer(status.socket ?? '', status.key ?? '', 5000)).toBe(true);
+    expect(await pingVerdictServer(status.socket ?? '', `${status.key}0`, 5000)).toBe(false);
     expect(serverStatus(served, { temp, args: ['--other'] }).socket).not.toBe(status.socket);
     expect(serverStatus(served, { temp, env: { KIT_HOOKS_SERVER: 'off' } })).toEqual({
       server: 'off',
@@ -224,7 +226,7 @@ describe('stdin through the front', () => {
   });
 });
 
-describe('a stale socket: in process, and a new server takes the name over', () => {
+describe('a stale claim: in process, and a new server takes the mailbox over', () => {
   test('left by a SIGKILLed server', async () => {
     const temp = freshTemp();
     await callHook(served, deny, { temp });
@@ -232,8 +234,9 @@ describe('a stale socket: in process, and a new server takes the name over', () 
     const killed = onlyServer(served);
     process.kill(killed, 'SIGKILL');
     await waitFor(() => !alive(killed));
-    const { socket } = socketOf(served, { temp });
-    expect(lstatSync(socket).isSocket()).toBe(true); // still there, no one listening
+    const { mailbox } = mailboxFor(served, { temp });
+    expect(readFileSync(join(mailbox, 'server'), 'utf8')).toBe(String(killed)); // still there, its pid ended
+    expect(await pingVerdictServer(mailbox, mailboxFor(served, { temp }).key, 1000)).toBe(false);
 
     const call = await callHook(served, deny, { temp });
     expect(output(call)).toEqual([0, denyOf('make test | tail -5', temp), '']);
@@ -277,8 +280,8 @@ describe('a server that does not take the call in time costs one bounded wait, a
 
   test('a stand-in that holds the mailbox and never takes a request: busy each time, withdrawn', async () => {
     const temp = freshTemp();
-    const { socket } = socketOf(served, { temp });
-    const fake = await fakeServer(socket, undefined, { take: false });
+    const { mailbox } = mailboxFor(served, { temp });
+    const fake = await fakeServer(mailbox, undefined, { take: false });
     onTestFinished(() => fake.close());
     for (const seen of [1, 2]) {
       const call = await callHook(served, deny, { temp });
@@ -332,8 +335,8 @@ describe('a reply that is not this bundle\u2019s server\u2019s answer: in proces
   ];
   test('the control: a stand-in that answers with the key is believed', async () => {
     const temp = freshTemp();
-    const { socket, key } = socketOf(served, { temp });
-    const fake = await fakeServer(socket, () => ({
+    const { mailbox, key } = mailboxFor(served, { temp });
+    const fake = await fakeServer(mailbox, () => ({
       reply: JSON.stringify({ key, stdout: 'FAKE\n', stderr: '', exitCode: 0 }),
     }));
     onTestFinished(() => fake.close());
@@ -342,9 +345,9 @@ describe('a reply that is not this bundle\u2019s server\u2019s answer: in proces
   });
   test.for(fakeReplies)('%s', async ([, reply, why]) => {
     const temp = freshTemp();
-    const { socket, key } = socketOf(served, { temp });
+    const { mailbox, key } = mailboxFor(served, { temp });
     const requests: string[] = [];
-    const fake = await fakeServer(socket, (request) => {
+    const fake = await fakeServer(mailbox, (request) => {
       requests.push(request);
       return { reply: reply(key) };
     });
@@ -368,7 +371,7 @@ test('the server answers only a request that names its key', async () => {
   const temp = freshTemp();
   await callHook(served, deny, { temp });
   const warm = await warmServer(served, { temp });
-  const { socket, key } = socketOf(served, { temp });
+  const { mailbox, key } = mailboxFor(served, { temp });
   const request = (requestKey: string): string =>
     JSON.stringify({
       v: mailboxProtocol.version,
@@ -378,19 +381,20 @@ test('the server answers only a request that names its key', async () => {
       umask: 0o22,
       env: {},
       expires: Date.now() + 60_000,
+      calledAt: Date.now(),
       stdin: deny,
     });
-  const right = JSON.parse((await askMailbox(mailboxOf(socket), request(key))) ?? '') as {
+  const right = JSON.parse((await askMailbox(mailbox, request(key))) ?? '') as {
     key: string;
     stdout: string;
   };
   expect(right).toMatchObject({ key, stdout: denyOf('make test | tail -5', temp) });
   // Another key: a doubt, never a verdict, so the call judges itself.
-  expect(JSON.parse((await askMailbox(mailboxOf(socket), request(`${key}0`))) ?? '')).toEqual({
+  expect(JSON.parse((await askMailbox(mailbox, request(`${key}0`))) ?? '')).toEqual({
     key,
     doubt: 'request',
   });
-  expect(JSON.parse((await askMailbox(mailboxOf(socket), 'not json')) ?? '')).toEqual({
+  expect(JSON.parse((await askMailbox(mailbox, 'not json')) ?? '')).toEqual({
     key,
     doubt: 'request',
   });
@@ -400,8 +404,8 @@ test('the server answers only a request that names its key', async () => {
 describe('a server that dies mid-request: in process', () => {
   test('a stand-in that takes the request and drops it unanswered', async () => {
     const temp = freshTemp();
-    const { socket } = socketOf(served, { temp });
-    const fake = await fakeServer(socket, () => 'drop');
+    const { mailbox } = mailboxFor(served, { temp });
+    const fake = await fakeServer(mailbox, () => 'drop');
     onTestFinished(() => fake.close());
     const call = await callHook(served, deny, { temp });
     expect(output(call)).toEqual([0, denyOf('make test | tail -5', temp), '']);
@@ -414,8 +418,8 @@ describe('a server that dies mid-request: in process', () => {
    * the test's own (`named`), which the test can end while a call waits.
    */
   async function holdingStandIn(temp: string) {
-    const { socket, key } = socketOf(served, { temp });
-    const fake = await fakeServer(socket, () => 'hold');
+    const { mailbox, key } = mailboxFor(served, { temp });
+    const fake = await fakeServer(mailbox, () => 'hold');
     onTestFinished(() => fake.close());
     const named = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
     onTestFinished(() => void named.kill('SIGKILL'));
@@ -478,9 +482,11 @@ describe('a server that dies mid-request: in process', () => {
 
   test('a server that cannot take its name is not started again on every call', async () => {
     const temp = freshTemp();
-    const { socket } = socketOf(served, { temp });
-    // Something of the user's own where the socket goes: the server can never rename onto it.
-    mkdirSync(join(socket, 'kept'), { recursive: true, mode: 0o700 });
+    const { mailbox } = mailboxFor(served, { temp });
+    // Something of the user's own where the mailbox's claim goes: the server can never claim it.
+    mkdirSync(join(mailbox, 'server', 'kept'), { recursive: true, mode: 0o700 });
+    mkdirSync(join(mailbox, 'work'), { mode: 0o700 });
+    chmodSync(mailbox, 0o700);
     chmodSync(serverFolder(temp), 0o700);
     const log = join(temp, 'warm-ups');
     for (let i = 0; i < 4; i++) {
@@ -489,24 +495,24 @@ describe('a server that dies mid-request: in process', () => {
       expect(call.trace).toMatchObject({ path: 'in-process', server: 'none' });
       await new Promise((resolve) => setTimeout(resolve, 400)); // that start has failed by now
     }
-    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(1);
-    expect(readdirSync(socket)).toEqual(['kept']);
+    // It ends before its warm-up (the claim comes first), and leaves the start marker: the calls
+    // start no other until the marker is old.
+    expect(existsSync(log)).toBe(false);
+    expect(existsSync(`${mailbox}.starting`)).toBe(true);
+    expect(serverPids(served)).toEqual([]);
+    expect(readdirSync(join(mailbox, 'server'))).toEqual(['kept']);
   }, 20_000);
 });
 
-test('a socket path at the length limit (100 bytes) still gets a server', async () => {
+test('a long temp path still gets a server: no socket, so no sun_path limit', async () => {
   const base = freshTemp();
-  const { socket } = socketOf(served, { temp: base });
-  const temp = join(base, 'p'.repeat(100 - Buffer.byteLength(socket) - 1));
+  const { mailbox } = mailboxFor(served, { temp: base });
+  const temp = join(base, 'p'.repeat(100 - Buffer.byteLength(mailbox)));
   mkdirSync(temp);
-  expect(Buffer.byteLength(socketOf(served, { temp }).socket)).toBe(100);
+  expect(Buffer.byteLength(mailboxFor(served, { temp }).mailbox)).toBeGreaterThan(100);
   await callHook(served, deny, { temp });
   const later = await warmServer(served, { temp });
   expect(later.trace).toMatchObject({ path: 'server' });
-  const longer = join(base, 'p'.repeat(100 - Buffer.byteLength(socket)));
-  mkdirSync(longer);
-  const refused = await callHook(served, deny, { temp: longer });
-  expect(refused.trace).toMatchObject({ path: 'in-process', server: 'long-path' });
 }, 20_000);
 
 describe('concurrent calls', () => {
@@ -626,6 +632,29 @@ describe('the temp folder is the user\u2019s: a call or a server never makes it'
     expect(serverPids(served)).toEqual([]);
   });
 
+  // Issue 23: a relative TMPDIR changes where caches go, never whether the guard judges. The front
+  // uses no server from a relative temp folder (it would resolve against each call's cwd) and the
+  // body judges in process; the control is the same call with the absolute spelling.
+  test.for([
+    ['a relative TMPDIR: judged in process, no server, nothing made under the cwd', 'relative'],
+    ['the control: the absolute TMPDIR of the same folder is the server\u2019s', 'absolute'],
+  ] as const)('%s', async ([, spelling]) => {
+    const temp = freshTemp();
+    mkdirSync(join(temp, 'tmp'));
+    const tmpdir = spelling === 'relative' ? 'tmp' : join(temp, 'tmp');
+    const call = await callHook(served, deny, { temp, env: { TMPDIR: tmpdir } });
+    expect(output(call)).toEqual([0, denyOf('make test | tail -5', temp), '']);
+    if (spelling === 'relative') {
+      expect(call.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: 'relative-temp' });
+      expect(readdirSync(join(temp, 'tmp'))).toEqual([]);
+      return;
+    }
+    expect(call.trace).toMatchObject({ verdict: 'deny', path: 'in-process', server: 'none' });
+    expect((await warmServer(served, { temp, env: { TMPDIR: tmpdir } })).trace).toMatchObject({
+      path: 'server',
+    });
+  });
+
   // A server starts after the call that started it has answered: its temp folder (a test's, say)
   // may be removed by then. Started straight into that state, it ends and brings nothing back.
   test.for([
@@ -703,11 +732,11 @@ describe('fidelity: the call\u2019s environment, cwd and files decide, not what 
 
 test('what calls left in the mailbox a minute ago goes when a server starts; a fresh file stays', async () => {
   const temp = freshTemp();
-  const { socket } = socketOf(served, { temp });
-  const work = join(mailboxOf(socket), 'work');
+  const { mailbox } = mailboxFor(served, { temp });
+  const work = join(mailbox, 'work');
   mkdirSync(work, { recursive: true, mode: 0o700 });
   chmodSync(serverFolder(temp), 0o700);
-  chmodSync(mailboxOf(socket), 0o700);
+  chmodSync(mailbox, 0o700);
   const old = join(work, 'left-by-a-killed-call.reply');
   const fresh = join(work, 'still-being-written.tmp');
   writeFileSync(old, '{}');
@@ -719,20 +748,20 @@ test('what calls left in the mailbox a minute ago goes when a server starts; a f
   expect(readdirSync(work)).toEqual(['still-being-written.tmp']);
 });
 
-test('the quiet period: with KIT_HOOKS_SERVER_IDLE_SECONDS=1 the server ends and removes its socket', async () => {
+test('the quiet period: with KIT_HOOKS_SERVER_IDLE_SECONDS=1 the server ends and removes its mailbox', async () => {
   const temp = freshTemp();
   const quick = { KIT_HOOKS_SERVER_IDLE_SECONDS: '1' };
   await callHook(served, deny, { temp, env: quick });
   const answered = await warmServer(served, { temp, env: quick });
   expect(answered.trace).toMatchObject({ path: 'server' });
   const server = onlyServer(served);
-  const { socket } = socketOf(served, { temp });
+  const { mailbox } = mailboxFor(served, { temp });
   expect(await waitFor(() => !alive(server), 4000)).toBe(true);
-  expect(existsSync(socket)).toBe(false);
+  expect(existsSync(mailbox)).toBe(false);
   expect(readdirSync(serverFolder(temp))).toEqual([]);
 });
 
-test('an upgraded bundle (one constant changed) uses a socket of its own, never the old server', async () => {
+test('an upgraded bundle (one constant changed) uses a mailbox of its own, never the old server', async () => {
   const temp = freshTemp();
   const upgraded = mkdtempSync(join(tmpdir(), 'kit-vs-upgraded-'));
   onTestFinished(() => rmSync(upgraded, { recursive: true, force: true }));
@@ -743,7 +772,7 @@ test('an upgraded bundle (one constant changed) uses a socket of its own, never 
 
   await callHook(served, deny, { temp });
   await warmServer(served, { temp });
-  expect(socketOf(newer, { temp }).socket).not.toBe(socketOf(served, { temp }).socket);
+  expect(mailboxFor(newer, { temp }).mailbox).not.toBe(mailboxFor(served, { temp }).mailbox);
   const first = await callHook(newer, deny, { temp });
   expect(first.trace).toMatchObject({ path: 'in-process', server: 'none' });
   const later = await warmServer(newer, { temp });
@@ -800,9 +829,9 @@ describe('no secrets on disk, no call judged after it stopped waiting', () => {
 
   test('a request holds only the variables the runtime and the guard read', async () => {
     const temp = freshTemp();
-    const { socket } = socketOf(served, { temp });
+    const { mailbox } = mailboxFor(served, { temp });
     const requests: string[] = [];
-    const fake = await fakeServer(socket, (request) => {
+    const fake = await fakeServer(mailbox, (request) => {
       requests.push(request);
       return 'drop';
     });
@@ -821,7 +850,7 @@ describe('no secrets on disk, no call judged after it stopped waiting', () => {
 
   /** A request as a call leaves it, expiring at `expires`, its trace going to `trace`. */
   const requestOf = (key: string, temp: string, trace: string, expires: number): string =>
-    `${JSON.stringify({ v: mailboxProtocol.version, key, args: [], cwd: temp, umask: 0o22, env: { KIT_HOOKS_TRACE: trace }, expires, stdin: deny })}\n`;
+    `${JSON.stringify({ v: mailboxProtocol.version, key, args: [], cwd: temp, umask: 0o22, env: { KIT_HOOKS_TRACE: trace }, expires, calledAt: expires - 3500, stdin: deny })}\n`;
 
   test.for([
     ['an hour-old request is dropped, never judged', -3_600_000, 0],
@@ -830,8 +859,7 @@ describe('no secrets on disk, no call judged after it stopped waiting', () => {
     const temp = freshTemp();
     await callHook(served, deny, { temp });
     await warmServer(served, { temp });
-    const { socket, key } = socketOf(served, { temp });
-    const mailbox = mailboxOf(socket);
+    const { mailbox, key } = mailboxFor(served, { temp });
     const trace = join(temp, 'planted-trace.jsonl');
     const reply = await askMailbox(mailbox, requestOf(key, temp, trace, Date.now() + offset), 1500);
     expect(reply === null ? 0 : 1).toBe(judged);
@@ -845,7 +873,7 @@ describe('no secrets on disk, no call judged after it stopped waiting', () => {
     await callHook(served, deny, { temp });
     await warmServer(served, { temp });
     const server = onlyServer(served);
-    const mailbox = mailboxOf(socketOf(served, { temp }).socket);
+    const mailbox = mailboxFor(served, { temp }).mailbox;
     process.kill(server, 'SIGSTOP');
     onTestFinished(() => {
       try {
@@ -893,16 +921,16 @@ describe('a front and a body of two runtime versions: in process, never served',
   // The front of a bundle built with another @kit/fail-open speaks another mailbox version (here the
   // front's own protocol data, set back to version 1): its body neither serves it nor is asked.
   const frontOf = (version: number) => (text: string) =>
-    text.replace('protocol: {"version":2', `protocol: {"version":${version}`);
+    text.replace(`{version:${mailboxProtocol.version},claim:"server"`, `{version:${version},claim:"server"`);
   test.for([
     ['a front of mailbox version 1 over this body: every call in process, no server runs', 1],
-    ['the control: the front of this version is served', 2],
+    ['the control: the front of this version is served', mailboxProtocol.version],
   ] as const)('%s', { timeout: 30_000 }, async ([, version]) => {
     const temp = freshTemp();
     const folder = mkdtempSync(join(tmpdir(), 'kit-vs-foreign-'));
     onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
     const text = readFileSync(served, 'utf8');
-    expect(text).toContain('protocol: {"version":2');
+    expect(text).toContain(`{version:${mailboxProtocol.version},claim:"server"`);
     const bundle = join(folder, 'served.cjs');
     writeFileSync(bundle, frontOf(version)(text));
     extraBundles.push(bundle);
@@ -911,7 +939,7 @@ describe('a front and a body of two runtime versions: in process, never served',
     const later = await warmServer(bundle, { temp });
     expect(output(later)).toEqual(output(baseline));
     expect(later.traceLines).toBe(1);
-    if (version === 2) {
+    if (version === mailboxProtocol.version) {
       expect(later.trace).toMatchObject({ path: 'server' });
       return;
     }

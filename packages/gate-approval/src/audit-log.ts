@@ -1,5 +1,6 @@
 import { appendFileSync, chmodSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { switchedOff } from '@kit/fail-open';
 
 /**
  * The per-user record of what the guards did that a user may want to look back on: here, each
@@ -18,11 +19,9 @@ export interface AuditEvent {
 /** Largest audit file before it is rotated, in bytes. */
 export const auditMaxBytes: number = 1024 * 1024;
 
-const offValues = ['off', '0', 'false', 'no', 'disabled'];
-
 /** The audit file for this environment, or null when the trail is off or there is no home to keep it in. */
 export function auditFile(env: Record<string, string | undefined>): string | null {
-  if (offValues.includes((env.KIT_HOOKS_AUDIT ?? '').trim().toLowerCase())) return null;
+  if (switchedOff(env.KIT_HOOKS_AUDIT)) return null;
   const state = env.XDG_STATE_HOME?.startsWith('/')
     ? env.XDG_STATE_HOME
     : env.HOME

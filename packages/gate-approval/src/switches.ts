@@ -1,7 +1,9 @@
+import { switchOffValues } from '@kit/fail-open';
+
 /** What a switch says: off (the guard stays silent), on (overrides the evidence probe), auto (unset). */
 export type SwitchState = 'off' | 'on' | 'auto';
 
-const offValues = new Set(['off', '0', 'false', 'no', 'disabled']);
+const offValues = new Set(switchOffValues);
 const onValues = new Set(['on', '1', 'true', 'yes', 'enabled']);
 const strictValues = new Set(['1', 'on', 'true', 'yes']);
 

@@ -1,5 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@kit/test-kit';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -10,9 +9,9 @@ import { verdictServerCheck } from '../src/cli/server-status.ts';
 // stand-in bundle prints STATUS_LINE and records its arguments, so the row also shows the flag
 // is appended after the installed arguments.
 const io: CliIO = { cwd: '/', env: {}, home: '/', stdout: () => undefined, stderr: () => undefined };
-const servers: Server[] = [];
+const servers: NodeJS.Timeout[] = [];
 afterEach(() => {
-  for (const server of servers.splice(0)) server.close();
+  for (const server of servers.splice(0)) clearInterval(server);
 });
 
 function standInBundle(): { file: string; argsFile: string } {
@@ -38,26 +37,28 @@ async function check(statusLine: string) {
   });
 }
 
+// A stand-in server: a mailbox whose claim names this (live) process, answering each request.
 async function listening(reply: (request: string) => string): Promise<string> {
-  const socket = join(tempDir('kit-server-socket'), 's.sock');
-  const server = createServer({ allowHalfOpen: true }, (connection) => {
-    let request = '';
-    connection.setEncoding('utf8');
-    connection.on('data', (chunk: string) => {
-      request += chunk;
-    });
-    connection.on('end', () => connection.end(reply(request)));
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(socket, resolve));
-  return socket;
+  const mailbox = join(tempDir('kit-server-mailbox'), 's.box');
+  mkdirSync(join(mailbox, 'work'), { recursive: true, mode: 0o700 });
+  writeFileSync(join(mailbox, 'server'), String(process.pid));
+  const look = (): void => {
+    for (const name of readdirSync(mailbox).filter((entry) => entry.endsWith('.req'))) {
+      const id = name.slice(0, -'.req'.length);
+      const taken = join(mailbox, 'work', `${id}.taken`);
+      renameSync(join(mailbox, name), taken);
+      writeFileSync(join(mailbox, 'work', `${id}.reply`), reply(readFileSync(taken, 'utf8')));
+    }
+  };
+  servers.push(setInterval(look, 5));
+  return mailbox;
 }
 
 const status = (fields: Record<string, unknown>): string => `${JSON.stringify(fields)}\n`;
 
 describe('the verdict-server line', () => {
   test('positive control: a server that answers the ping with its key is "answering"', async () => {
-    const socket = await listening((request) => JSON.stringify({ key: JSON.parse(request).key }));
+    const socket = await listening((request) => JSON.stringify({ key: JSON.parse(request).key, pong: true }));
     const line = await check(status({ server: 'listening', socket, key: 'k1' }));
     expect(line).toEqual({ ok: true, text: `verdict server: answering at ${socket}` });
   });

@@ -56,32 +56,20 @@ export function fileSystemContext(options: FileSystemContextOptions): GuardConte
   };
 }
 
-/** The hook's context: the runtime's env, the process cwd and the temp folder that env names. */
+/**
+ * The hook's context: the runtime's env, the process cwd and the temp folder that env names. The
+ * escape's burst is judged by when the host made the call, which the runtime carries (the bundle's
+ * front stamps it as the hook process starts, and hands it to the verdict server or to the body in
+ * process alike), so served and in-process Reads of one burst agree on its time.
+ */
 export function realContext(runtime: HookRuntime): GuardContext {
   return fileSystemContext({
     env: runtime.env,
     cwd: process.cwd(),
     tempFolder: tempFolderOf(runtime.env, process.platform),
     deadline: runtime.deadline,
-    calledAt: callTime(),
+    ...(runtime.calledAt === undefined ? {} : { calledAt: runtime.calledAt }),
   });
-}
-
-let serving = false;
-
-/**
- * Marks this process as a verdict server (runHook's warm-up runs only there): from then on each
- * call's time is when it is judged, since a server judges a call the moment it takes it.
- */
-export function judgeAsServer(): void {
-  serving = true;
-}
-
-// When the host made the call. A hook process is started by the host for one call, so its start is
-// the call's time, however late its judge runs (in process, after its front waited on a server).
-function callTime(): number {
-  const now = Date.now();
-  return serving ? now : now - Math.round(process.uptime() * 1000);
 }
 
 function listFolder(dir: string): FolderEntry[] | null {

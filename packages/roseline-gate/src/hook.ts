@@ -1,6 +1,6 @@
 import { runHook } from '@kit/fail-open';
 import { protocolFromArgs } from '@kit/gate-approval';
-import { judgeAsServer, realContext } from './context.ts';
+import { realContext } from './context.ts';
 import { evaluate } from './evaluate.ts';
 import { guardName } from './reasons.ts';
 
@@ -11,6 +11,4 @@ import { guardName } from './reasons.ts';
 void runHook((input, runtime) => evaluate(input, realContext(runtime)), {
   guard: guardName,
   protocol: protocolFromArgs(process.argv.slice(2)),
-  // Runs only where the process becomes a verdict server: its calls are timed as they are taken.
-  warmUp: judgeAsServer,
 });

@@ -157,3 +157,63 @@ describe('the one-shot escape under concurrency: dist/hook.cjs, many processes a
     },
   );
 });
+
+/**
+ * One Read, started now with its stdin held back (as a host's call the OS schedules late): it has
+ * booted once its preload says ready, and asks for its verdict only once `release` writes the payload.
+ */
+async function heldRead(payload: unknown, env: Record<string, string>) {
+  const startFolder = tempDir('rg-held');
+  writeFileSync(path.join(startFolder, 'go'), '');
+  const child = spawn(process.execPath, ['--require', startTogether, builtHook], {
+    env: { ...env, ROSELINE_TEST_START_FOLDER: startFolder },
+  });
+  const finished = collectOutput(child).then((result) => ({ ...result, closedAt: Date.now() }));
+  const booted = () => readdirSync(startFolder).some((name) => name.startsWith('ready-'));
+  for (const giveUpAt = Date.now() + 60_000; !booted() && Date.now() < giveUpAt; ) await sleep(10);
+  return { finished, release: () => child.stdin.end(JSON.stringify(payload)) };
+}
+
+// A burst whose Reads are answered by both paths: issue 23 saw two identical Reads of one burst pass
+// when the served ones were timed as the server judged them and the in-process ones by their
+// process's start. The front stamps the call's time as it starts and both paths judge by it.
+describe('the escape in a burst mixing served and in-process Reads', () => {
+  test.for(rounds)(
+    'round %i: a served Read of the burst, judged late, is denied after the in-process pass',
+    { timeout: 120_000 },
+    async (round) => {
+      const { env, payload, files } = setup(`mixed-${round}`);
+      const inProcess = { ...env, KIT_HOOKS_SERVER: 'off' };
+      const trace = path.join(tempDir('rg-trace'), 'trace.jsonl');
+      const traced = { ...env, KIT_HOOKS_TRACE: trace };
+      // The server warm, on a Read of another session (the escape is per session).
+      const other = setup(`mixed-warm-${round}`).payload;
+      const servedNow = async () =>
+        ((await burst(1, other, env)).traced[0] as { path?: string }).path === 'server';
+      let warm = false;
+      for (let i = 0; i < 100 && !warm; i++) warm = await servedNow();
+      expect(warm).toBe(true);
+      expect(decisions((await burst(1, payload, env)).finished)).toEqual(['deny']);
+      await aQuietSecond();
+      // The burst: a Read the server will answer, made first but asking late; two in process.
+      const served = await heldRead(payload, traced);
+      const first = decisions((await burst(1, payload, inProcess)).finished);
+      const second = decisions((await burst(1, payload, inProcess)).finished);
+      await aQuietSecond(); // the marker the second armed is quiet by the time the server judges
+      served.release();
+      const late = await served.finished;
+      expect(readTrace(trace).at(-1)).toMatchObject({ path: 'server' });
+      expect([...first, ...second, ...decisions([late])]).toEqual(['pass', 'deny', 'deny']);
+      expect(files()).toHaveLength(1);
+    },
+  );
+});
+
+function readTrace(file: string): { path?: string; verdict?: string }[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as { path?: string; verdict?: string });
+}

@@ -1,6 +1,7 @@
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, parse } from 'node:path';
 import type { Script } from 'node:vm';
+import { folderProblem, tempFolderOf, unwritableByOthers } from '@kit/fail-open';
 import nodeBuiltins from './node-builtins.cjs';
 
 /**
@@ -53,7 +54,7 @@ const cacheFormat = 4;
  * whatever folder the hook runs in, and `createRequire` refuses a relative path.
  */
 export function defaultCacheDir(): string | undefined {
-  const temp = nodeBuiltins.os().tmpdir();
+  const temp = tempFolderOf(process.env);
   if (!isAbsolute(temp)) return undefined;
   const user = typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
   return join(temp, `kit-code-cache-${user}`);
@@ -174,16 +175,7 @@ function readCodeCache(file: string, embedded: EmbeddedModule): CodeCache | unde
 
 // The cache is machine code's recipe: read it only from a folder no other user can write to.
 // The temp folder is shared, so someone else could have made `kit-code-cache-<uid>` first.
-function isOwnFolder(dir: string): boolean {
-  try {
-    const stat = lstatSync(dir);
-    if (!stat.isDirectory()) return false;
-    if (typeof process.getuid !== 'function') return true; // Windows: the temp folder is per user
-    return stat.uid === process.getuid() && (stat.mode & 0o022) === 0;
-  } catch {
-    return false;
-  }
-}
+const isOwnFolder = (dir: string): boolean => folderProblem(dir, unwritableByOthers) === null;
 
 function writeCodeCache(
   script: Script,
