@@ -1,15 +1,12 @@
 import { defineJudge, type GuardJudge } from '@kit/gate-approval';
-import { judgeAsServer, realContext } from './context.ts';
+import { realContext } from './context.ts';
 import { evaluate } from './evaluate.ts';
 import { guardName } from './reasons.ts';
 
 // The judge module (dist/judge.cjs) the MCP judge loads: what hook.ts hands runHook, as a value.
-// No onFailOpen and no warm-up: the guard has no strict mode and parses no shell.
-
-// The MCP judge is a long-lived process that judges each call the moment the host sends it: the
-// escape's burst must read the call's time as now, not the process's start (which would make every
-// retry of a session look like part of the first call's burst, and never pass).
-judgeAsServer();
+// No onFailOpen and no warm-up: the guard has no strict mode and parses no shell. The escape's
+// burst reads the call's time from the runtime: the MCP judge receives each call as the host makes
+// it, so runHook stamps it as it starts (a hook process stamps its own start instead).
 
 /** roseline-gate as the MCP judge serves it. */
 export const judge: GuardJudge = defineJudge({
