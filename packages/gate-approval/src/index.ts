@@ -41,6 +41,7 @@ export { runCli } from './cli/run-cli.ts';
 /** What a switch says: off, on or auto. */
 export type { SwitchState } from './switches.ts';
 /** Reads NAME=off|on from an env object (the current name beats a legacy one), and TAGOUT_HOOKS_STRICT. */
+export { isStrictArg, strictFlag, strictRuntime, withoutStrictFlag } from './strict-arg.ts';
 export { isStrict, readSwitch } from './switches.ts';
 /** A guard's decision: none, deny, refuse (strict only) or cannotJudge. */
 export type { Verdict } from './verdict.ts';

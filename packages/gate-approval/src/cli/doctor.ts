@@ -25,6 +25,7 @@ import { runPositiveControl } from './positive-control.ts';
 import { verdictServerCheck } from './server-status.ts';
 import { locate, type Scope, type ScopeLocations, scopeFlags, scopeFromFlags } from './scope.ts';
 import { readSettings } from './settings-file.ts';
+import { strictChecks, strictSummary } from './strict-state.ts';
 
 /** `doctor [--host NAME] [--user|--project|--local]`: checks the installation end to end; exit 1 with the list of problems. */
 export async function doctorCommand(guard: GuardDefinition, argv: string[], io: CliIO): Promise<number> {
@@ -134,7 +135,7 @@ async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO
     wellFormed
       ? {
           ok: true,
-          text: `settings entry in ${where.settingsPath}: matcher ${guard.matcher}, ${handler.command} ${bundle}, timeout ${handler.timeout} s${handler.onFailure === 'block' ? ', onFailure block (strict)' : ''}`,
+          text: `settings entry in ${where.settingsPath}: matcher ${guard.matcher}, ${handler.command} ${bundle}, timeout ${handler.timeout} s${strictSummary(handler)}`,
         }
       : {
           ok: false,
@@ -142,6 +143,7 @@ async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO
         },
   );
   if (!wellFormed || bundle === null) return checks;
+  checks.push(...strictChecks(handler, guard.name, scope));
 
   if (bundle !== where.handlerArg)
     checks.push({

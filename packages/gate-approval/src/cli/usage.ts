@@ -27,7 +27,7 @@ function sharedCommands(guard: GuardDefinition): Record<string, CommandUsage> {
         '--dry-run prints the change as a diff and writes nothing.',
         ...(guard.strictMode
           ? [
-              '--strict adds "onFailure": "block": a hook the host kills or that crashes then blocks the call.',
+              '--strict is strict mode: the guard runs with TAGOUT_HOOKS_STRICT (--strict after the bundle), and "onFailure": "block" makes a hook the host kills or that crashes block the call.',
             ]
           : []),
       ],
@@ -78,7 +78,7 @@ export function renderUsage(guard: GuardDefinition): string {
   lines.push(scopesLine, hostsLine(guard));
   if (guard.strictMode)
     lines.push(
-      '--strict adds "onFailure": "block": a hook the host kills or that crashes then blocks the call.',
+      '--strict is strict mode: the guard runs with TAGOUT_HOOKS_STRICT (--strict after the bundle), and "onFailure": "block" makes a hook the host kills or that crashes block the call.',
     );
   if (guard.switches.length > 0) {
     lines.push('', 'Switches (in the environment Claude Code starts with):');
