@@ -41,6 +41,9 @@ export { runCli } from './cli/run-cli.ts';
 /** What a switch says: off, on or auto. */
 export type { SwitchState } from './switches.ts';
 /** Reads NAME=off|on from an env object (the current name beats a legacy one), and TAGOUT_HOOKS_STRICT. */
+export { type AuditEvent, type AuditEventKind, auditFile } from './audit-log.ts';
+export { type GuardHook, guardHook } from './audited-hook.ts';
+export { redactSecrets } from './redact.ts';
 export { isStrictArg, strictFlag, strictRuntime, withoutStrictFlag } from './strict-arg.ts';
 export { isStrict, readSwitch } from './switches.ts';
 /** A guard's decision: none, deny, refuse (strict only) or cannotJudge. */

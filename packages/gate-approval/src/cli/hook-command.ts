@@ -1,8 +1,8 @@
 import { Readable, Writable } from 'node:stream';
-import { type FailCause, type HookRuntime, runHook } from '@kit/fail-open';
+import { runHook } from '@kit/fail-open';
 import type { CliIO, GuardDefinition } from '../guard.ts';
 import { protocolFromArgs } from '../hosts/host-argument.ts';
-import { strictRuntime } from '../strict-arg.ts';
+import { guardHook } from '../audited-hook.ts';
 
 /**
  * `hook [--host NAME] [--monitor] [--strict]`: the host's hook call through the bin, the same runHook, evaluate and host
@@ -14,19 +14,12 @@ export async function hookCommand(
   argv: string[],
   io: CliIO | undefined,
 ): Promise<number> {
-  const { onFailOpen } = guard;
+  const { evaluate, onFailOpen } = guardHook(guard.name, argv, guard.evaluate, guard.onFailOpen);
   const options = {
     guard: guard.name,
     protocol: protocolFromArgs(argv),
-    ...(onFailOpen
-      ? {
-          onFailOpen: (cause: FailCause, runtime: HookRuntime) =>
-            onFailOpen(cause, strictRuntime(runtime, argv)),
-        }
-      : {}),
+    ...(onFailOpen ? { onFailOpen } : {}),
   };
-  const evaluate: GuardDefinition['evaluate'] = (input, runtime) =>
-    guard.evaluate(input, strictRuntime(runtime, argv));
   if (io === undefined) return (await runHook(evaluate, options)).exitCode;
   const output = await runHook(evaluate, {
     ...options,

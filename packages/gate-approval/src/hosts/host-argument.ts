@@ -33,7 +33,8 @@ export function hostOfOption(value: string | undefined): Outcome<HostName, 'usag
  * (monitor.ts). `--strict` is the guard's to read (strict-arg.ts): the protocol is the same.
  */
 export function protocolFromArgs(argv: readonly string[]): HookProtocol<HookInput, Verdict, Verdict['kind']> {
-  if (isMonitored(argv)) return monitorProtocol(protocolFromArgs(withoutMonitorFlag(argv)));
+  // The would-deny is recorded by guardHook (audited-hook.ts), which sees the call's command.
+  if (isMonitored(argv)) return monitorProtocol(protocolFromArgs(withoutMonitorFlag(argv)), () => {});
   if (isStrictArg(argv)) return protocolFromArgs(withoutStrictFlag(argv));
   const host = hostFromArgs(argv);
   return host.ok ? hostAdapters[host.value].protocol : silentProtocol;
