@@ -1,3 +1,4 @@
+import { reportDetails } from './report.ts';
 import type { GuardDefinition } from '../guard.ts';
 
 /** A shared command's synopsis and its one-line summary, for --help and `<command> --help`. */
@@ -53,6 +54,11 @@ function sharedCommands(guard: GuardDefinition): Record<string, CommandUsage> {
         hostsLine(guard),
         'Runs the positive control through the installed command; exit 1 with the FAIL lines when anything is off, a guard wired twice (settings and a plugin) included.',
       ],
+    },
+    report: {
+      synopsis: 'report [--since 7d|12h|YYYY-MM-DD|all] [--guard NAME] [--repo SUBSTRING] [--json]',
+      summary: 'what every guard denied, by which rule and where; what was overridden',
+      details: reportDetails,
     },
     hook: {
       synopsis: 'hook [--host NAME]',
