@@ -1,4 +1,5 @@
 import { reportDetails } from './report.ts';
+import { statusLineDetails } from './status-line.ts';
 import type { GuardDefinition } from '../guard.ts';
 
 /** A shared command's synopsis and its one-line summary, for --help and `<command> --help`. */
@@ -59,6 +60,11 @@ function sharedCommands(guard: GuardDefinition): Record<string, CommandUsage> {
       synopsis: 'report [--since 7d|12h|YYYY-MM-DD|all] [--guard NAME] [--repo SUBSTRING] [--json]',
       summary: 'what every guard denied, by which rule and where; what was overridden',
       details: reportDetails,
+    },
+    statusline: {
+      synopsis: "statusline [--then '<command>']",
+      summary: "a line for Claude Code's statusLine: each guard's state and this session's denies",
+      details: statusLineDetails,
     },
     hook: {
       synopsis: 'hook [--host NAME]',
