@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { recordingIO, tempDir, tempTree } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
 import type { AuditEvent } from '../src/audit-log.ts';
-import { findInstalledGuards } from '../src/cli/installed-guards.ts';
+import { findInstalledGuards, type InstalledGuard } from '../src/cli/installed-guards.ts';
 import { renderStatusLine, sessionFacts } from '../src/cli/status-line.ts';
 import type { GuardDefinition } from '../src/guard.ts';
 import { runCli } from '../src/index.ts';
@@ -72,41 +72,49 @@ const event = (guard: string, kind: AuditEvent['event']): AuditEvent => ({
   event: kind,
   session: 's1',
 });
+const wired = (fields: Partial<InstalledGuard> = {}): InstalledGuard => ({
+  guard: 'git-write-gate',
+  monitoring: false,
+  strict: false,
+  via: 'settings',
+  judge: false,
+  ...fields,
+});
 const self = { name: 'git-write-gate', idleHere: (cwd: string) => (cwd === '/plain' ? 'no profile' : null) };
 
 describe('renderStatusLine: the words', () => {
   test.for([
     [
       'enforcing, two denies',
-      [{ guard: 'git-write-gate', monitoring: false, strict: false, via: 'settings', judge: false }],
+      [wired()],
       [event('git-write-gate', 'deny'), event('git-write-gate', 'refuse')],
       session,
       'kit: git-write-gate enforcing, 2 denied',
     ],
     [
       'monitoring, a would-deny',
-      [{ guard: 'git-write-gate', monitoring: true, strict: false, via: 'settings', judge: false }],
+      [wired({ monitoring: true })],
       [event('git-write-gate', 'would-deny')],
       session,
       'kit: git-write-gate monitoring, 1 would-deny',
     ],
     [
       'strict plugin and an escape',
-      [{ guard: 'git-write-gate', monitoring: false, strict: true, via: 'plugin', judge: false }],
+      [wired({ strict: true, via: 'plugin' })],
       [event('git-write-gate', 'escape')],
       session,
       'kit: git-write-gate enforcing, strict, plugin, 1 overridden',
     ],
     [
       'idle here in words',
-      [{ guard: 'git-write-gate', monitoring: false, strict: false, via: 'settings', judge: false }],
+      [wired()],
       [],
       { ...session, cwd: '/plain' },
       'kit: git-write-gate enforcing, idle here',
     ],
     [
       'not installed, another guard with a judge',
-      [{ guard: 'roseline-gate', monitoring: false, strict: false, via: 'settings', judge: true }],
+      [wired({ guard: 'roseline-gate', judge: true })],
       [event('roseline-gate', 'deny')],
       session,
       'kit: git-write-gate not installed · roseline-gate enforcing, judge unknown, 1 denied',
