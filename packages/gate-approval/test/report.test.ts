@@ -2,7 +2,7 @@
 // ways (a row kept, a row left out); a guard's own sections folded in; --json for scripts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir, tempTree } from '@kit/test-kit';
+import { hookEnv, runHookFile, tempDir, tempTree } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
 import type { AuditEvent } from '../src/audit-log.ts';
 import type { GuardDefinition } from '../src/guard.ts';
@@ -120,4 +120,29 @@ test('the trail off: the report says so; a bad --since is a usage error', async 
     home: tempTree(),
   });
   expect(bad).toMatchObject({ code: 1, stderr: 'report: --since takes 7d, 12h, 30m, YYYY-MM-DD or all\n' });
+});
+
+// Each doctor runs the positive control through the installed command: seconds on a loaded machine.
+test('doctor`s positive control stays out of the audit trail; a real deny through the bundle is in it', {
+  timeout: 120_000,
+}, async () => {
+  const guard = makeGuard();
+  const root = tempTree();
+  const home = tempTree();
+  const own = tempDir('doctor-state');
+  const where = { cwd: root, home, env: { XDG_STATE_HOME: own } };
+  expect((await cli(guard, ['install', '--project'], where)).code).toBe(0);
+  expect((await cli(guard, ['doctor', '--project'], where)).code).toBe(0);
+  expect(JSON.parse((await cli(guard, ['report', '--json'], where)).stdout).events).toBe(0);
+  // the control of the control: the same bundle, called as the host calls it, records its deny
+  const bundle = join(root, '.claude', 'hooks', 'example-guard.mjs');
+  const run = runHookFile(
+    bundle,
+    { tool_name: 'Bash', tool_input: { command: 'shred x' }, cwd: root },
+    { env: hookEnv({ XDG_STATE_HOME: own }) },
+  );
+  expect(run.stdout).toContain('deny');
+  expect(JSON.parse((await cli(guard, ['report', '--json'], where)).stdout).denied).toMatchObject([
+    { count: 1, event: 'deny' },
+  ]);
 });
