@@ -143,7 +143,6 @@ async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO
         },
   );
   if (!wellFormed || bundle === null) return checks;
-  checks.push(...strictChecks(handler, guard.name, scope));
 
   if (bundle !== where.handlerArg)
     checks.push({
@@ -193,7 +192,7 @@ async function checkInstallation(guard: GuardDefinition, scope: Scope, io: CliIO
       ok: false,
       text: `this handler has "onFailure": "block" (--strict): until it is fixed, the host blocks every ${guard.matcher} call it matches`,
     });
-  return checks;
+  return [...checks, ...strictChecks(handler, guard.name, scope)];
 }
 
 // No settings entry, but a plugin runs the guard: say so, and run the control through its handler.
