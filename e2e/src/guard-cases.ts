@@ -24,9 +24,13 @@ export interface GuardCase {
 
 const roselineFileMarker = 'e2e-roseline-file-body-7f3a';
 
-/** A repository the kit manages: git-write-gate's evidence probe looks for this committed file. */
+/**
+ * A repository the kit manages: git-write-gate's evidence probe looks for this committed skill, in
+ * the layout Claude Code loads (`.claude/skills/<name>/SKILL.md`); the flat `repo-profile.md` is
+ * read too, and only a test about that layout uses it.
+ */
 export const managedRepoTree: Tree = {
-  '.claude/skills/repo-profile.md':
+  '.claude/skills/repo-profile/SKILL.md':
     '---\nname: repo-profile\ndescription: how to write to this repository\n---\n\nUse the guarded scripts.\n',
 };
 

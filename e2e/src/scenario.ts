@@ -23,12 +23,13 @@ export interface GuardedProject {
 export async function installInScratchProject(
   source: KitSource,
   guard: GuardName,
-  options: { tree?: Tree; strict?: boolean } = {},
+  options: { tree?: Tree; strict?: boolean; monitor?: boolean } = {},
 ): Promise<GuardedProject> {
   const home = await scratchDir(`${guard}-home`);
   const project = await scratchRepo(guard, options.tree ?? {});
   const place = { cwd: project, home };
-  const installOutput = await installGuard(source, guard, place, options.strict ? ['--strict'] : []);
+  const flags = [...(options.strict ? ['--strict'] : []), ...(options.monitor ? ['--monitor'] : [])];
+  const installOutput = await installGuard(source, guard, place, flags);
   return {
     guard,
     project,

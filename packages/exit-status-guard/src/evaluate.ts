@@ -53,6 +53,8 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
     const top = readShells(outcome.value, registry);
     const mode: CallMode = bash.run_in_background === true ? 'background-task' : 'foreground';
     const decision = decide({ top, mode });
+    // The override used: the trace and the audit trail record it (guardHook in gate-approval).
+    if (decision.kind === 'silenced') context.note?.({ override: decision.rule });
     if (decision.kind !== 'deny') return none();
     const { denial } = decision;
     let log: LogPath | undefined;

@@ -2,6 +2,7 @@ import { bashPayload, type CliIO, defineGuard, type GuardDefinition } from '@kit
 import { realContext } from './context.ts';
 import { evaluate } from './evaluate.ts';
 import { frictionReportCommand, frictionReportUsage } from './friction/command.ts';
+import { frictionSection } from './friction/section.ts';
 import { guardName } from './reasons.ts';
 import { describeRegistry, describeRegistryJson, registryProblems } from './registry-report.ts';
 
@@ -45,4 +46,6 @@ export const guardDefinition: GuardDefinition = defineGuard({
     },
   },
   doctorChecks: async (io: CliIO) => registryProblems(io),
+  // `report` folds the friction report in: the transcripts' side of the same period.
+  reportSections: frictionSection,
 });

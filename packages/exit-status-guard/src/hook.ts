@@ -1,5 +1,5 @@
 import { runHook } from '@kit/fail-open';
-import { bashPayload, protocolFromArgs } from '@kit/gate-approval';
+import { bashPayload, guardHook, protocolFromArgs } from '@kit/gate-approval';
 import { realContext } from './context.ts';
 import { evaluate } from './evaluate.ts';
 import { guardName } from './reasons.ts';
@@ -11,8 +11,12 @@ import { guardName } from './reasons.ts';
 // A check piped into a filter, then sequenced: the parse path and the rules it reaches.
 const warmUpCommand = 'make check 2>&1 | tail -30; cd app && npm test || echo "EXIT=$?"';
 
-void runHook((input, runtime) => evaluate(input, realContext(runtime)), {
+// guardHook writes each deny, override used and monitored would-deny to the user's audit trail.
+const args = process.argv.slice(2);
+const hook = guardHook(guardName, args, (input, runtime) => evaluate(input, realContext(runtime)));
+
+void runHook(hook.evaluate, {
   guard: guardName,
-  protocol: protocolFromArgs(process.argv.slice(2)),
+  protocol: protocolFromArgs(args),
   warmUp: () => evaluate(bashPayload(warmUpCommand), realContext({ env: process.env })),
 });

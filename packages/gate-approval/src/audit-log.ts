@@ -3,18 +3,29 @@ import { join } from 'node:path';
 import { switchedOff } from '@kit/fail-open';
 
 /**
- * The per-user record of what the guards did that a user may want to look back on: here, each
- * would-deny of monitor mode. One JSON line per event in `$XDG_STATE_HOME/kit-hooks/audit.jsonl`
+ * The per-user record of what the guards did that a user may want to look back on: every deny,
+ * refusal, escape used, override used, and each would-deny of monitor mode (audited-hook.ts writes
+ * them). One JSON line per event in `$XDG_STATE_HOME/kit-hooks/audit.jsonl`
  * (`~/.local/state/kit-hooks/` when unset), mode 0600 in a 0700 folder, rotated to `audit.jsonl.1`
- * past `maxBytes` so it never holds more than about twice that. No command text is written: a line
- * holds the guard, the verdict, the rule and the time. `KIT_HOOKS_AUDIT=off` turns it off.
+ * past `maxBytes` so it never holds more than about twice that. A command is written redacted
+ * (redact.ts) and cut to `auditCommandChars`. `KIT_HOOKS_AUDIT=off` turns it off.
  */
 export interface AuditEvent {
   time: string; // ISO 8601
   guard: string;
-  event: 'would-deny' | 'would-refuse';
+  event: AuditEventKind;
   rule?: string;
+  tool?: string;
+  command?: string; // redacted, at most auditCommandChars
+  cwd?: string; // the payload's: where the call ran (its repository's folder or below)
+  session?: string;
 }
+
+/** What happened: the host was told (deny, refuse), monitor mode kept it quiet (would-…), or the model went past a rule. */
+export type AuditEventKind = 'deny' | 'refuse' | 'would-deny' | 'would-refuse' | 'escape' | 'override';
+
+/** The longest command text a line keeps. */
+export const auditCommandChars = 2000;
 
 /** Largest audit file before it is rotated, in bytes. */
 export const auditMaxBytes: number = 1024 * 1024;

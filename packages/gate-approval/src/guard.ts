@@ -34,6 +34,13 @@ export interface GuardCommand {
 /** A line of a guard's own doctor checks: a string is a problem; `warn` is worth knowing, not broken. */
 export type DoctorLine = string | { level: 'ok' | 'warn'; text: string };
 
+/** A guard's own part of `report` (exit-status-guard's friction report): its title, its text lines, its `--json` value. */
+export interface ReportSection {
+  title: string;
+  lines: string[];
+  data: unknown;
+}
+
 /** The positive control doctor runs through the installed command. */
 export interface PositiveControl {
   payload: HookInput;
@@ -67,6 +74,11 @@ export interface GuardSpec {
   commands?: Record<string, GuardCommand>;
   /** Extra doctor checks: a string is a problem (a FAIL line, exit 1); an `ok` or `warn` line never fails. */
   doctorChecks?: (io: CliIO) => Promise<DoctorLine[]>;
+  /** The guard's own sections of `report`, for the same period (`since`: ms since the epoch, null for all) and repository filter. */
+  reportSections?: (
+    filter: { since: number | null; repo: string | null },
+    io: CliIO,
+  ) => Promise<ReportSection[]>;
   /**
    * Why the guard judges nothing for calls in `cwd` (an unmanaged repository, a switch off), in
    * words, or null when it acts there. doctor and explain print it, so an idle guard is never silent.

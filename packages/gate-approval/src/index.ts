@@ -35,12 +35,19 @@ export type {
   GuardSpec,
   GuardSwitch,
   PositiveControl,
+  ReportSection,
 } from './guard.ts';
 /** The shared CLI every guard's bin is built from (hook, install, uninstall, explain, doctor). */
 export { runCli } from './cli/run-cli.ts';
 /** What a switch says: off, on or auto. */
 export type { SwitchState } from './switches.ts';
 /** Reads NAME=off|on from an env object (the current name beats a legacy one), and TAGOUT_HOOKS_STRICT. */
+export { type AuditReport, buildAuditReport, type ReportRow } from './cli/report.ts';
+export { readAuditEvents } from './audit-read.ts';
+export { type AuditEvent, type AuditEventKind, auditFile } from './audit-log.ts';
+export { type GuardHook, guardHook } from './audited-hook.ts';
+export { redactSecrets } from './redact.ts';
+export { isStrictArg, strictFlag, strictRuntime, withoutStrictFlag } from './strict-arg.ts';
 export { isStrict, readSwitch } from './switches.ts';
 /** A guard's decision: none, deny, refuse (strict only) or cannotJudge. */
 export type { Verdict } from './verdict.ts';

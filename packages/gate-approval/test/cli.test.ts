@@ -60,12 +60,12 @@ describe('arguments', () => {
     const own = {
       ...guard,
       commands: {
-        report: { summary: 'x', usage: 'usage: example-guard report [--json]', run: async () => 1 },
+        tally: { summary: 'x', usage: 'usage: example-guard tally [--json]', run: async () => 1 },
       },
     };
-    expect(await cli(own, ['report', '--help'], where)).toEqual({
+    expect(await cli(own, ['tally', '--help'], where)).toEqual({
       code: 0,
-      stdout: 'usage: example-guard report [--json]\n',
+      stdout: 'usage: example-guard tally [--json]\n',
       stderr: '',
     });
   });

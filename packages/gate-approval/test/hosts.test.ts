@@ -212,7 +212,7 @@ describe('protocolFromArgs: the installed command names its host', () => {
     ['an unknown host', ['--host', 'cursor']],
     ['a missing value', ['--host']],
     ['a host given twice', ['--host', 'codex', '--host', 'gemini']],
-    ['an unknown option', ['--strict']],
+    ['an unknown option', ['--strictly']],
     ['a stray argument', ['codex']],
     ['a host in the wrong case', ['--host', 'Codex']],
   ] as const)('%s: a protocol that reads nothing and writes nothing', ([, argv]) => {

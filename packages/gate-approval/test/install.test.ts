@@ -207,13 +207,14 @@ describe('an older entry of the same guard is upgraded in place', () => {
     });
   });
 
-  test('--strict adds onFailure block and says what it costs; a plain install takes it away again', async () => {
+  test('--strict adds onFailure block and the strict switch, and says what it costs; a plain install takes both away', async () => {
     const root = tempTree();
     const home = tempTree();
     const strict = await cli(guard, ['install', '--project', '--strict'], { cwd: root, home });
     expect(strict.stdout).toContain('BLOCKS the tool call');
+    expect(strict.stdout).toContain('runs the guard with --strict (TAGOUT_HOOKS_STRICT');
     expect(JSON.parse(readFileSync(projectSettings(root), 'utf8')).hooks.PreToolUse[0].hooks[0]).toEqual(
-      handlerFor(root, { onFailure: 'block' }),
+      handlerFor(root, { args: [projectHandlerArg, '--strict'], onFailure: 'block' }),
     );
     expect((await cli(guard, ['install', '--project', '--strict'], { cwd: root, home })).stdout).toContain(
       'already installed',

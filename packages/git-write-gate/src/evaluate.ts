@@ -54,7 +54,14 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
   if (!mayMoveDirectory(command) && !probe.applies(physical))
     return none({ parser: false, trigger: 'not-applicable' });
   context.note?.({ parser: true });
-  const judging: Judging = { policy, main, probe, resolveDirectory, env: context.env };
+  const judging: Judging = {
+    policy,
+    main,
+    probe,
+    resolveDirectory,
+    env: context.env,
+    ...(context.note ? { note: context.note } : {}),
+  };
   try {
     return judgeCommand(command, start, judging);
   } catch (error) {

@@ -5,7 +5,7 @@ import { realContext } from './context.ts';
 import { evaluate } from './evaluate.ts';
 import { initCommand } from './init.ts';
 import { onFailOpen } from './strict-policy.ts';
-import { probeRepository, profileRelativePath } from './probe.ts';
+import { probeRepository, profileRelativePath, skillRelativePath } from './probe.ts';
 import { guardName } from './reasons.ts';
 
 /** What this gate hands the shared CLI (`git-write-gate install | explain | doctor | hook`). */
@@ -52,5 +52,7 @@ function idleHere(cwd: string, env: Record<string, string | undefined>): string 
   if (top === null)
     return `${cwd} is in no git work tree: the gate judges git writes only in a repository it manages`;
   if (probeRepository(cwd, context) !== null) return null;
-  return `this repository is not managed: no repo-profile skill at its work tree's top (${join(top, profileRelativePath)}), so every git write here goes through unjudged`;
+  // Both layouts the probe reads: the skill Claude Code loads, and the flat file.
+  const skill = join(top, skillRelativePath);
+  return `this repository is not managed: no repo-profile skill at its work tree's top (${skill}, or the flat ${join(top, profileRelativePath)}), so every git write here goes through unjudged; \`git-write-gate init\` makes it managed`;
 }

@@ -1,3 +1,4 @@
+import type { TraceFields } from '@kit/fail-open';
 import { deny, none, type Verdict } from '@kit/gate-approval';
 import { parse } from '@kit/shell-segments';
 import type { DirectoryOutcome } from './context.ts';
@@ -16,6 +17,8 @@ export interface Judging {
   probe: RepositoryProbe;
   resolveDirectory: (path: string) => DirectoryOutcome;
   env: Record<string, string | undefined>;
+  /** The call's trace and audit trail: an escape used is noted (`{ escape: <what it let through> }`). */
+  note?: (fields: TraceFields) => void;
 }
 
 /**
@@ -74,7 +77,10 @@ export function judgeCommand(command: string, cwd: Where, judging: Judging): Ver
   }
   for (const finding of [...found.findings.filter((each) => each.kind === 'unknown'), ...unjudged]) {
     if (finding.kind !== 'unknown' || !mayApply(finding.where, probe, lineIsManaged)) continue;
-    if (finding.escaped && main) continue;
+    if (finding.escaped && main) {
+      judging.note?.({ escape: finding.cause });
+      continue;
+    }
     const offer = main ? 'segment' : 'sub-agent';
     return policy.unjudged(
       { subject: finding.segment, why: finding.why, escape: offer, command },
@@ -123,7 +129,10 @@ function judgeWrite(
   const profile = probe.profileOf(repository);
   if (!profile.deny.has(finding.write)) return null;
   // 10. The per-command escape, on the main thread only.
-  if (finding.escaped && main) return null;
+  if (finding.escaped && main) {
+    judging.note?.({ escape: finding.write });
+    return null;
+  }
   return deny(
     guardName,
     buildDenyText({

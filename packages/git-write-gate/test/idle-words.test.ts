@@ -15,7 +15,8 @@ const fixtures = makeFixtures();
 const home = tempDir('git-write-gate-idle-home');
 const io = (cwd: string, env: Record<string, string> = {}): RecordingIO =>
   recordingIO({ cwd, env: { PATH: process.env.PATH, ...env }, home });
-const profileOf = (top: string) => join(top, '.claude', 'skills', 'repo-profile.md');
+const profileOf = (top: string) =>
+  `${join(top, '.claude', 'skills', 'repo-profile', 'SKILL.md')}, or the flat ${join(top, '.claude', 'skills', 'repo-profile.md')}`;
 
 describe('explain says in words when the gate is idle here, and why', () => {
   test.for([
@@ -58,7 +59,7 @@ describe('doctor warns that the gate is idle here, and why', () => {
     const cli = io(fixtures.plain);
     await runCli(guardDefinition, ['doctor', '--project'], cli);
     expect(cli.out()).toMatch(
-      /^warn idle here: this repository is not managed: no repo-profile skill at its work tree's top \(.*\), so every git write here goes through unjudged$/m,
+      /^warn idle here: this repository is not managed: no repo-profile skill at its work tree's top \(.*\), so every git write here goes through unjudged; `git-write-gate init` makes it managed$/m,
     );
   });
   test('a managed repository: no idle line (the control)', async () => {

@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
-import { type HookRuntime, onPath, tempFolderOf } from '@kit/fail-open';
+import { type HookRuntime, onPath, type TraceFields, tempFolderOf } from '@kit/fail-open';
 import type { PathKind } from './csharp-path.ts';
 import type { MarkerStore } from './escape.ts';
 import { fileMarkerStore } from './marker-store.ts';
@@ -20,6 +20,7 @@ export interface GuardContext extends MarkerStore {
   findOnPath: (name: string, env: Record<string, string | undefined>) => string | null; // no subprocess
   listFolder: (dir: string) => FolderEntry[] | null; // null: cannot be read
   pathKind: (path: string) => PathKind; // what the Read's path names: only a file (or nothing yet) is C# source
+  note?: (fields: TraceFields) => void; // the call's trace and audit trail (the runtime's `note`): the escape used
 }
 
 /** What `fileSystemContext` needs besides the real file system. */
@@ -63,13 +64,14 @@ export function fileSystemContext(options: FileSystemContextOptions): GuardConte
  * process alike), so served and in-process Reads of one burst agree on its time.
  */
 export function realContext(runtime: HookRuntime): GuardContext {
-  return fileSystemContext({
+  const context = fileSystemContext({
     env: runtime.env,
     cwd: process.cwd(),
     tempFolder: tempFolderOf(runtime.env, process.platform),
     deadline: runtime.deadline,
     ...(runtime.calledAt === undefined ? {} : { calledAt: runtime.calledAt }),
   });
+  return runtime.note ? { ...context, note: runtime.note } : context;
 }
 
 function listFolder(dir: string): FolderEntry[] | null {

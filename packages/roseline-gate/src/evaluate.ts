@@ -66,7 +66,10 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
     },
     () => context.now(),
   );
-  if (escapeOutcome.kind === 'pass') return none();
+  if (escapeOutcome.kind === 'pass') {
+    context.note?.({ escape: ruleId });
+    return none();
+  }
   if (escapeOutcome.kind === 'unwritable') return cannotJudge('marker-unwritable');
 
   // Only a .csproj met on the way up is the file's own project; a .sln, or a marker found below

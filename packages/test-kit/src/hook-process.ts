@@ -56,6 +56,7 @@ const kitVariables = [
   'ROSELINE_GATE',
   'EXIT_STATUS_GUARD_REGISTRY',
   'PIPE_GUARD_REGISTRY',
+  'KIT_HOOKS_AUDIT',
 ];
 
 /**
@@ -70,12 +71,15 @@ export function hookNode(): string {
  * The test runner's environment without the kit's variables, plus `extra`. The verdict server is
  * off (`KIT_HOOKS_SERVER=off`) unless `extra` turns it on: a test's own TMPDIR would start a server
  * of its own on every test, and the server's path is tested where it is the subject (fail-open's
- * verdict-server tests, e2e).
+ * verdict-server tests, e2e). The audit trail is off unless `extra` names an XDG_STATE_HOME.
  */
 export function hookEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const name of kitVariables) delete env[name];
-  return { ...env, KIT_HOOKS_SERVER: 'off', ...extra };
+  // The audit trail is on by default, under XDG_STATE_HOME (else ~/.local/state): a test that names
+  // no state folder of its own has it off, so no hook a test runs writes into the developer's home.
+  const audit = extra.XDG_STATE_HOME === undefined ? { KIT_HOOKS_AUDIT: 'off' } : {};
+  return { ...env, KIT_HOOKS_SERVER: 'off', ...audit, ...extra };
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 } from './plugins.ts';
 import { expandProjectDir, findProjectDir } from './project-dir.ts';
 import { verdictServerCheck } from './server-status.ts';
+import { strictChecks, strictSummary } from './strict-state.ts';
 
 /**
  * Claude Code's part of the doctor: a plugin may run the guard instead of (or beside) the settings
@@ -32,15 +33,17 @@ export const claudeDoctor: DoctorPart = {
       io: context.io,
     }),
   ],
-  closing: async ({ guard }, entry, checks) =>
-    entry.handler.onFailure === 'block' && checks.some((check) => !check.ok)
+  closing: async ({ guard, scope }, entry, checks) => [
+    ...(entry.handler.onFailure === 'block' && checks.some((check) => !check.ok)
       ? [
           {
             ok: false,
             text: `this handler has "onFailure": "block" (--strict): until it is fixed, the host blocks every ${guard.matcher} call it matches`,
           },
         ]
-      : [],
+      : []),
+    ...strictChecks(entry.handler, guard.name, scope),
+  ],
 };
 
 async function projectDirOf(context: DoctorContext): Promise<string> {
@@ -92,7 +95,7 @@ async function readEntry(context: DoctorContext, entry: InstalledEntry): Promise
   const checks: Check[] = [
     {
       ok: true,
-      text: `settings entry in ${where.settingsPath}: matcher ${guard.matcher}, ${handler.command} ${bundle}, timeout ${handler.timeout} s${handler.onFailure === 'block' ? ', onFailure block (strict)' : ''}`,
+      text: `settings entry in ${where.settingsPath}: matcher ${guard.matcher}, ${handler.command} ${bundle}, timeout ${handler.timeout} s${strictSummary(handler)}`,
     },
   ];
   if (bundle !== where.handlerArg)

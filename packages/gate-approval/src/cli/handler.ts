@@ -1,6 +1,7 @@
 import { isJsonObject } from '@kit/fail-open';
 import type { GuardDefinition } from '../guard.ts';
 import { monitorFlag } from '../monitor.ts';
+import { strictFlag } from '../strict-arg.ts';
 import type { SettingsDocument } from './settings-file.ts';
 
 /** The one exec-form handler install writes. */
@@ -16,15 +17,17 @@ export interface CommandHandler {
 export const handlerTimeoutSeconds = 5;
 
 /**
- * The handler for a bundle at `bundlePath`; `onFailure: 'block'` for a strict install; `--monitor`
- * after the bundle for a monitored one (monitor.ts: judged, recorded, never told to the host).
+ * The handler for a bundle at `bundlePath`. A strict install is both halves of strict mode:
+ * `onFailure: 'block'` and `--strict` after the bundle (strict-arg.ts: TAGOUT_HOOKS_STRICT for the
+ * guard); `--monitor` after the bundle for a monitored one (monitor.ts: judged, recorded, never
+ * told to the host).
  */
 export function buildHandler(
   bundlePath: string,
-  extra: Pick<CommandHandler, 'onFailure'>,
-  monitor = false,
+  { strict = false, monitor = false }: { strict?: boolean; monitor?: boolean } = {},
 ): CommandHandler {
-  const args = monitor ? [bundlePath, monitorFlag] : [bundlePath];
+  const args = [bundlePath, ...(monitor ? [monitorFlag] : []), ...(strict ? [strictFlag] : [])];
+  const extra: Pick<CommandHandler, 'onFailure'> = strict ? { onFailure: 'block' } : {};
   return { type: 'command', command: 'node', args, timeout: handlerTimeoutSeconds, ...extra };
 }
 

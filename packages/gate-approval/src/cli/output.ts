@@ -11,7 +11,6 @@ export function say(io: CliIO, ...lines: string[]): void {
   io.stdout(`${lines.join('\n')}\n`);
 }
 
-/** What --strict costs, printed whenever it is used. */
 /** What `install --monitor` tells the user: what monitoring does, where it is recorded, and how to enforce. */
 export function monitorNote(guardName: string): string {
   return (
@@ -20,7 +19,9 @@ export function monitorNote(guardName: string): string {
   );
 }
 
+/** What --strict does and costs, printed whenever it is used. */
 export const strictCostNote: string =
-  'strict: "onFailure": "block" is set on the handler. The cost: when the host kills this hook at its ' +
+  'strict: the handler runs the guard with --strict (TAGOUT_HOOKS_STRICT: what it cannot judge in a ' +
+  'repository it manages is refused) and has "onFailure": "block". The cost: when the host kills this hook at its ' +
   'timeout, or the hook cannot start or crashes, the host now BLOCKS the tool call instead of letting it ' +
   'through (Claude Code 2.1.295+; older versions ignore the field).';

@@ -40,7 +40,8 @@ export async function runPositiveControl(
       run.command,
       run.args,
       JSON.stringify(payload),
-      { ...run.io.env, ...run.hostEnv, ...control.env },
+      // The control's deny is doctor's, not the user's: it stays out of the audit trail.
+      { ...run.io.env, ...run.hostEnv, ...control.env, KIT_HOOKS_AUDIT: 'off' },
       cwd,
       run.timeoutMs,
     );

@@ -5,11 +5,13 @@ import { hookCommand } from './hook-command.ts';
 import { installCommand } from './install.ts';
 import { fail, say } from './output.ts';
 import { processIO } from './process-io.ts';
+import { reportCommand } from './report.ts';
+import { statusLineCommand } from './status-line.ts';
 import { uninstallCommand } from './uninstall.ts';
 import { renderCommandUsage, renderUsage } from './usage.ts';
 
 /**
- * The shared CLI of every guard: hook | install | uninstall | explain | doctor | --help | --version,
+ * The shared CLI of every guard: hook | install | uninstall | explain | doctor | report | statusline | --help | --version,
  * plus the guard's own commands. Returns the exit code (0 ok, 1 any error or a failed doctor; `hook`
  * returns the hook's own 0 or 2) and never calls process.exit. `io` defaults to the real process.
  */
@@ -45,6 +47,10 @@ export async function runCli(guard: GuardDefinition, argv: string[], io?: CliIO)
         return await explainCommand(guard, rest, cli);
       case 'doctor':
         return await doctorCommand(guard, rest, cli);
+      case 'report':
+        return await reportCommand(guard, rest, cli);
+      case 'statusline':
+        return await statusLineCommand(guard, rest, cli);
       default: {
         const own = Object.hasOwn(guard.commands ?? {}, command) ? guard.commands?.[command] : undefined;
         if (own) return await own.run(rest, cli);

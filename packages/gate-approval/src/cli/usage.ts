@@ -1,3 +1,5 @@
+import { reportDetails } from './report.ts';
+import { statusLineDetails } from './status-line.ts';
 import type { GuardDefinition } from '../guard.ts';
 
 /** A shared command's synopsis and its one-line summary, for --help and `<command> --help`. */
@@ -28,7 +30,7 @@ function sharedCommands(guard: GuardDefinition): Record<string, CommandUsage> {
         'Claude Code, user or local scope: the mcp_tool path (one judge server per session, declared with `claude mcp add`, no process per call) when claude 2.1.332+ is on PATH, else the command hook; --transport chooses.',
         ...(guard.strictMode
           ? [
-              '--strict adds "onFailure": "block": a hook the host kills or that crashes then blocks the call.',
+              '--strict is strict mode: the guard runs with TAGOUT_HOOKS_STRICT (--strict after the bundle), and "onFailure": "block" makes a hook the host kills or that crashes block the call.',
             ]
           : []),
       ],
@@ -55,6 +57,16 @@ function sharedCommands(guard: GuardDefinition): Record<string, CommandUsage> {
         'Runs the positive control through the installed command; exit 1 with the FAIL lines when anything is off, a guard wired twice (settings and a plugin) included.',
       ],
     },
+    report: {
+      synopsis: 'report [--since 7d|12h|YYYY-MM-DD|all] [--guard NAME] [--repo SUBSTRING] [--json]',
+      summary: 'what every guard denied, by which rule and where; what was overridden',
+      details: reportDetails,
+    },
+    statusline: {
+      synopsis: "statusline [--then '<command>']",
+      summary: "a line for Claude Code's statusLine: each guard's state and this session's denies",
+      details: statusLineDetails,
+    },
     hook: {
       synopsis: 'hook [--host NAME]',
       summary: "run as the host's hook (payload on stdin)",
@@ -79,7 +91,7 @@ export function renderUsage(guard: GuardDefinition): string {
   lines.push(scopesLine, hostsLine(guard));
   if (guard.strictMode)
     lines.push(
-      '--strict adds "onFailure": "block": a hook the host kills or that crashes then blocks the call.',
+      '--strict is strict mode: the guard runs with TAGOUT_HOOKS_STRICT (--strict after the bundle), and "onFailure": "block" makes a hook the host kills or that crashes block the call.',
     );
   if (guard.switches.length > 0) {
     lines.push('', 'Switches (in the environment Claude Code starts with):');

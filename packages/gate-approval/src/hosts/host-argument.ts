@@ -1,6 +1,7 @@
 import type { HookProtocol, Outcome } from '@kit/fail-open';
 import { parseArgs, usage } from '../cli/args.ts';
 import { isMonitored, monitorProtocol, withoutMonitorFlag } from '../monitor.ts';
+import { isStrictArg, withoutStrictFlag } from '../strict-arg.ts';
 import type { Verdict } from '../verdict.ts';
 import type { HookInput } from './claude-code.ts';
 import { type HostName, hostAdapters, hostNames, isHostName } from './host-adapter.ts';
@@ -29,10 +30,12 @@ export function hostOfOption(value: string | undefined): Outcome<HostName, 'usag
  * hosts existed). Arguments it cannot read (an unknown host, a missing value, anything else) give a
  * protocol that reads nothing and never writes anything: with the host unknown, no dialect is safe
  * to answer in, so every call is no opinion. `--monitor` among them: the same protocol, silenced
- * (monitor.ts).
+ * (monitor.ts). `--strict` is the guard's to read (strict-arg.ts): the protocol is the same.
  */
 export function protocolFromArgs(argv: readonly string[]): HookProtocol<HookInput, Verdict, Verdict['kind']> {
-  if (isMonitored(argv)) return monitorProtocol(protocolFromArgs(withoutMonitorFlag(argv)));
+  // The would-deny is recorded by guardHook (audited-hook.ts), which sees the call's command.
+  if (isMonitored(argv)) return monitorProtocol(protocolFromArgs(withoutMonitorFlag(argv)), () => {});
+  if (isStrictArg(argv)) return protocolFromArgs(withoutStrictFlag(argv));
   const host = hostFromArgs(argv);
   return host.ok ? hostAdapters[host.value].protocol : silentProtocol;
 }

@@ -14,7 +14,7 @@ export const claudeWiring: HostWiring = {
   locate,
   shapeProblem: () => null, // readSettings checks hooks.PreToolUse itself
   planInstall: (document, guard, handlerArg, { strict, monitor }) =>
-    planInstall(document, guard, buildHandler(handlerArg, strict ? { onFailure: 'block' } : {}, monitor)),
+    planInstall(document, guard, buildHandler(handlerArg, { strict, monitor })),
   planUninstall: (document, guardName) => planUninstall(document, guardName),
   findOwn: (document, guardName) => matcherGroupEntries(document, guardName, 'PreToolUse', 1000),
   afterInstall: () => [],

@@ -1,0 +1,108 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isJsonObject } from '@kit/fail-open';
+import { isMonitored } from '../monitor.ts';
+import { strictStateOf } from './strict-state.ts';
+
+/** How one kit guard is wired in the settings a session reads. */
+export interface InstalledGuard {
+  guard: string;
+  monitoring: boolean; // `--monitor` after the bundle
+  strict: boolean; // both halves (install --strict), or the strict plugin
+  via: 'settings' | 'plugin';
+  judge: boolean; // an `mcp_tool` handler names the guard: the MCP judge is wired
+}
+
+// A kit guard's bundle as install places it: <guard>.cjs (or .mjs, .js).
+const bundleName = /(?:^|[\\/])([a-z][a-z0-9-]*-(?:guard|gate))\.(?:cjs|mjs|js)$/;
+// A kit plugin as enabledPlugins names it: <guard>[-strict]@<marketplace>.
+const pluginName = /^([a-z][a-z0-9-]*-(?:guard|gate))(-strict)?@/;
+
+/**
+ * The kit guards the settings of a session at `projectDir` wire, in user, project and local
+ * settings, each guard once (a later file adds to an earlier one's words). A file that cannot be
+ * read or parsed is skipped: a status line says what it can.
+ */
+export async function findInstalledGuards(home: string, projectDir: string): Promise<InstalledGuard[]> {
+  const files = [
+    join(home, '.claude', 'settings.json'),
+    join(projectDir, '.claude', 'settings.json'),
+    join(projectDir, '.claude', 'settings.local.json'),
+  ];
+  const found = new Map<string, InstalledGuard>();
+  const add = (entry: InstalledGuard) => {
+    const known = found.get(entry.guard);
+    found.set(
+      entry.guard,
+      known === undefined
+        ? entry
+        : {
+            ...known,
+            monitoring: known.monitoring || entry.monitoring,
+            strict: known.strict || entry.strict,
+            judge: known.judge || entry.judge,
+          },
+    );
+  };
+  for (const file of files) for (const entry of guardsOf(await readJson(file))) add(entry);
+  return [...found.values()];
+}
+
+function guardsOf(document: unknown): InstalledGuard[] {
+  if (!isJsonObject(document)) return [];
+  const entries: InstalledGuard[] = [];
+  const hooks = isJsonObject(document.hooks) ? document.hooks.PreToolUse : undefined;
+  for (const group of Array.isArray(hooks) ? hooks : []) {
+    if (!isJsonObject(group) || !Array.isArray(group.hooks)) continue;
+    for (const handler of group.hooks) {
+      if (!isJsonObject(handler)) continue;
+      const entry = handler.type === 'mcp_tool' ? judgeEntry(handler) : commandEntry(handler);
+      if (entry !== null) entries.push(entry);
+    }
+  }
+  const plugins = isJsonObject(document.enabledPlugins) ? document.enabledPlugins : {};
+  for (const [id, on] of Object.entries(plugins)) {
+    const match = pluginName.exec(id);
+    if (match?.[1] && on === true)
+      entries.push({
+        guard: match[1],
+        monitoring: false,
+        strict: match[2] !== undefined,
+        via: 'plugin',
+        judge: false,
+      });
+  }
+  return entries;
+}
+
+function commandEntry(handler: Record<string, unknown>): InstalledGuard | null {
+  const args = Array.isArray(handler.args) ? handler.args.filter((arg) => typeof arg === 'string') : [];
+  const guard = args.map((arg) => bundleName.exec(arg)?.[1]).find((name) => name !== undefined);
+  if (guard === undefined) return null;
+  return {
+    guard,
+    monitoring: isMonitored(args),
+    strict: strictStateOf(handler) === 'strict',
+    via: 'settings',
+    judge: false,
+  };
+}
+
+// An `mcp_tool` handler names its guard in its input (`"guard": "git-write-gate"`) or its server.
+function judgeEntry(handler: Record<string, unknown>): InstalledGuard | null {
+  const input = isJsonObject(handler.input) ? handler.input : {};
+  const named = [input.guard, handler.server].find(
+    (value): value is string => typeof value === 'string' && /-(?:guard|gate)\b/.test(value),
+  );
+  const guard = named === undefined ? null : /[a-z][a-z0-9-]*-(?:guard|gate)/.exec(named)?.[0];
+  if (guard === undefined || guard === null) return null;
+  return { guard, monitoring: false, strict: handler.onFailure === 'block', via: 'settings', judge: true };
+}
+
+async function readJson(file: string): Promise<unknown> {
+  try {
+    return JSON.parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
+  } catch {
+    return null;
+  }
+}
