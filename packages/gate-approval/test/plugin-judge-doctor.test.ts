@@ -101,15 +101,10 @@ function homeWithJudge(plugin: 'example-guard' | 'example-guard-strict'): string
 }
 
 // A server that lists a tool and has no opinion: the model would see it, and nothing is judged.
-const toolListingServer = [
-  "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
-  '  const { id, method } = JSON.parse(line);',
-  '  if (id === undefined) return;',
-  "  const result = method === 'tools/list' ? { tools: [{ name: 'judge', inputSchema: { type: 'object' } }] } : method === 'tools/call' ? { content: [] } : { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'x', version: '0' } };",
-  "  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\\n');",
-  '});',
-  '',
-].join('\n');
+const toolListingServer = readFileSync(
+  fileURLToPath(new URL('./fixtures/judges/tool-listing-server.cjs', import.meta.url)),
+  'utf8',
+);
 
 const settings = (home: string) => join(home, '.claude', 'settings.json');
 function editJson<T>(file: string, edit: (value: T) => void): void {
