@@ -5,7 +5,7 @@
 // leaves them (2.1.332, checked with the real CLI): enabledPlugins in settings.json, records in
 // installed_plugins.json, the packages in the cache, and a marketplace entry's own hooks (the strict
 // variant's) in the marketplace.json that known_marketplaces.json points at.
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Tree, tempRepo, tempTree, writeTree } from '@kit/test-kit';
@@ -67,11 +67,12 @@ function homeWithJudge(plugin: 'example-guard' | 'example-guard-strict'): string
       },
     }),
     '.claude/plugins/known_marketplaces.json': JSON.stringify({
-      kit: { source: { source: 'directory', path: marketplace }, installLocation: marketplace },
+      kit: { source: { source: 'github', repo: 'kit-hooks/kit' }, installLocation: marketplace },
     }),
     'marketplace/.claude-plugin/marketplace.json': JSON.stringify({
       name: 'kit',
       plugins: [
+        { name: 'kit-judge', source: './plugins/gate-approval' },
         { name: 'example-guard', source: './plugins/example-guard' },
         {
           name: 'example-guard-strict',
@@ -107,6 +108,18 @@ const toolListingServer = readFileSync(
 );
 
 const settings = (home: string) => join(home, '.claude', 'settings.json');
+
+// The marketplace made a folder on this machine with relative sources (install-from-checkout's
+// route): the CLI runs its plugins from that folder, not from their cache copies, so doctor must too.
+function toLocalFolder(home: string): void {
+  const marketplace = join(home, 'marketplace');
+  editJson<{ kit: { source: unknown } }>(join(home, '.claude/plugins/known_marketplaces.json'), (s) => {
+    s.kit.source = { source: 'directory', path: marketplace };
+  });
+  cpSync(judgePlugin(home), join(marketplace, 'plugins', 'gate-approval'), { recursive: true });
+  cpSync(guardPlugin(home), join(marketplace, 'plugins', 'example-guard'), { recursive: true });
+  rmSync(join(judgePlugin(home), 'dist', 'judge-plugin.cjs')); // the cache copy is not what runs
+}
 function editJson<T>(file: string, edit: (value: T) => void): void {
   const value = JSON.parse(readFileSync(file, 'utf8')) as T;
   edit(value);
@@ -137,6 +150,17 @@ describe('doctor on the plugin route: the mcp_tool handler, proven through the k
       0,
       [
         /^ok {3}the plugin's handler \(the example-guard-strict entry of .*marketplace\.json\): matcher Bash, mcp_tool plugin:kit-judge:judge judge, timeout 5 s, strict \("strict": true: the judge asks the guard in strict mode\), onFailure block \(the host blocks the call when the judge fails\)$/m,
+        /^ok {3}positive control denied through the judge server plugin:kit-judge:judge, as the handler asks it$/m,
+      ],
+    ],
+    [
+      'a local-folder marketplace: the plugins run from its folder',
+      'example-guard',
+      toLocalFolder,
+      0,
+      [
+        /^ok {3}the plugin's handler \(.*\/marketplace\/plugins\/example-guard\/hooks\/hooks\.json\): /m,
+        /^ok {3}server plugin:kit-judge:judge: node --max-semi-space-size=1 .*\/marketplace\/plugins\/gate-approval\/dist\/judge-plugin\.cjs /m,
         /^ok {3}positive control denied through the judge server plugin:kit-judge:judge, as the handler asks it$/m,
       ],
     ],

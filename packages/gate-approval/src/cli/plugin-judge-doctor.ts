@@ -6,7 +6,7 @@ import { judgePluginName } from '../mcp/installed-guards.ts';
 import type { Check } from './check.ts';
 import type { DoctorContext } from './doctor-part.ts';
 import { type JudgeServerStart, judgeControl } from './judge-doctor.ts';
-import { type EnabledPlugin, findEnabledPlugins, readJson } from './plugins.ts';
+import { type EnabledPlugin, findEnabledPlugins, pluginRoot, readJson } from './plugins.ts';
 
 /** The server every guard plugin's mcp_tool handler names: the kit-judge plugin's `judge`. */
 export const judgePluginServer: string = `plugin:${judgePluginName}:judge`;
@@ -53,16 +53,17 @@ export async function checkPluginJudge(
       checks,
       `the handler names ${judgePluginServer}, but the ${judgePluginName} plugin is not enabled for this project: until it is, ${unjudged}: ${install}`,
     );
-  if (judge.installPath === null)
+  const root = await pluginRoot(judge, io);
+  if (root === null)
     return fail(
       checks,
       `the ${judgePluginName} plugin ${judge.id} (enabled in ${judge.enabledIn}) is not installed: until it is, ${unjudged}: ${install}`,
     );
-  const server = await declaredServer(judge.installPath);
+  const server = await declaredServer(root);
   if (server === null)
     return fail(
       checks,
-      `the ${judgePluginName} plugin in ${judge.installPath} declares no judge server in .mcp.json, so its server cannot start: until it does, ${unjudged}: ${install}`,
+      `the ${judgePluginName} plugin in ${root} declares no judge server in .mcp.json, so its server cannot start: until it does, ${unjudged}: ${install}`,
     );
   checks.push({
     ok: true,
@@ -73,7 +74,7 @@ export async function checkPluginJudge(
     // The judge reads its marketplace from its data folder's name, as the host names it.
     const data = join(scratch, `${judgePluginName}-${judge.id.split('@')[1] ?? marketplace}`);
     await mkdir(data);
-    const env = { HOME: io.home, CLAUDE_PLUGIN_ROOT: judge.installPath, CLAUDE_PLUGIN_DATA: data };
+    const env = { HOME: io.home, CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: data };
     checks.push(...(await judgeControl(context, { ...server, env }, handler, judgePluginServer)));
   } finally {
     await rm(scratch, { recursive: true, force: true });

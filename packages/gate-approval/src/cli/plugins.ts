@@ -72,8 +72,9 @@ function installPathOf(records: unknown, projectDir: string | null): string | nu
 
 /**
  * The PreToolUse handler on `matcher` that an installed plugin runs, or null: its marketplace
- * entry's `hooks` when the entry has them (Claude Code then runs those, not the package's: the
- * strict variant's handler lives there), else its installed hooks/hooks.json.
+ * entry's PreToolUse hooks when the entry has them (Claude Code merges an entry's hooks into the
+ * package's by event, so they take the package's place: the strict variant's handler lives there),
+ * else its hooks/hooks.json, read in the folder the plugin runs from (`pluginRoot`).
  */
 export async function pluginHandler(
   plugin: EnabledPlugin,
@@ -81,11 +82,13 @@ export async function pluginHandler(
   io: Pick<CliIO, 'home'>,
 ): Promise<PluginHandler | null> {
   if (plugin.installPath === null) return null;
-  const root = plugin.installPath;
-  const entry = await marketplaceEntryHooks(plugin.id, io);
+  const found = await marketplaceEntry(plugin.id, io);
+  const root = rootOf(plugin.installPath, found);
+  const own = found?.entry.hooks;
+  const fromEntry = isJsonObject(own) && Array.isArray(own.PreToolUse);
   const hooksFile = join(root, 'hooks', 'hooks.json');
-  const hooks = entry?.hooks ?? (await readJson(hooksFile))?.hooks;
-  const from = entry === null ? hooksFile : `the ${plugin.id.split('@')[0]} entry of ${entry.file}`;
+  const hooks = fromEntry ? own : (await readJson(hooksFile))?.hooks;
+  const from = fromEntry ? `the ${plugin.id.split('@')[0]} entry of ${found?.file}` : hooksFile;
   const groups = isJsonObject(hooks) && Array.isArray(hooks.PreToolUse) ? hooks.PreToolUse : [];
   for (const group of groups) {
     if (!isJsonObject(group) || group.matcher !== matcher || !Array.isArray(group.hooks)) continue;
@@ -104,12 +107,33 @@ export async function pluginHandler(
   return null;
 }
 
-// The plugin's entry in its marketplace's marketplace.json (where ~/.claude/plugins/known_marketplaces.json
-// says the marketplace is), when that entry declares hooks of its own.
-async function marketplaceEntryHooks(
-  id: string,
-  io: Pick<CliIO, 'home'>,
-): Promise<{ hooks: Record<string, unknown>; file: string } | null> {
+/**
+ * The folder Claude Code runs an installed plugin from (its `${CLAUDE_PLUGIN_ROOT}`), or null when
+ * it is not installed: a relative source in a local-folder marketplace runs from that folder (the
+ * cache holds a copy the CLI does not run), any other from its installed copy.
+ */
+export async function pluginRoot(plugin: EnabledPlugin, io: Pick<CliIO, 'home'>): Promise<string | null> {
+  if (plugin.installPath === null) return null;
+  return rootOf(plugin.installPath, await marketplaceEntry(plugin.id, io));
+}
+
+interface MarketplaceEntry {
+  entry: Record<string, unknown>; // the plugin's entry in marketplace.json
+  file: string; // that marketplace.json
+  folder: string; // the marketplace's folder
+  localFolder: boolean; // added from a folder on this machine (source "directory")
+}
+
+function rootOf(installPath: string, found: MarketplaceEntry | null): string {
+  const source = found?.entry.source;
+  return found?.localFolder === true && typeof source === 'string' && source.startsWith('./')
+    ? join(found.folder, source)
+    : installPath;
+}
+
+// The plugin's entry in its marketplace's marketplace.json, where ~/.claude/plugins/known_marketplaces.json
+// says the marketplace is.
+async function marketplaceEntry(id: string, io: Pick<CliIO, 'home'>): Promise<MarketplaceEntry | null> {
   const [name, marketplace] = id.split('@');
   const known = await readJson(join(io.home, '.claude', 'plugins', 'known_marketplaces.json'));
   const record = marketplace === undefined ? undefined : known?.[marketplace];
@@ -119,7 +143,8 @@ async function marketplaceEntryHooks(
   const entry = Array.isArray(plugins)
     ? plugins.find((plugin) => isJsonObject(plugin) && plugin.name === name)
     : undefined;
-  return isJsonObject(entry) && isJsonObject(entry.hooks) ? { hooks: entry.hooks, file } : null;
+  const localFolder = isJsonObject(record.source) && record.source.source === 'directory';
+  return isJsonObject(entry) ? { entry, file, folder: record.installLocation, localFolder } : null;
 }
 
 /**
