@@ -195,16 +195,11 @@ describe.skipIf(claude === null)(
   },
 );
 
-// A server that lists a tool and has no opinion: what doctor must catch (the model would see it).
-const toolListingServer = [
-  "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
-  '  const { id, method } = JSON.parse(line);',
-  '  if (id === undefined) return;',
-  "  const result = method === 'tools/list' ? { tools: [{ name: 'judge', inputSchema: { type: 'object' } }] } : method === 'tools/call' ? { content: [] } : { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'x', version: '0' } };",
-  "  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\\n');",
-  '});',
-  '',
-].join('\n');
+// A server that lists a tool and has no opinion: the model would see it, and nothing is judged.
+const toolListingServer = readFileSync(
+  fileURLToPath(new URL('./fixtures/judges/tool-listing-server.cjs', import.meta.url)),
+  'utf8',
+);
 
 // Issue 25 item 3: doctor proves the MCP path end to end, through the same server command and the
 // same handler input; each way it can break is a FAIL line naming the fix.

@@ -10,6 +10,7 @@ import {
   findEnabledPlugins,
   pluginHandler,
 } from './plugins.ts';
+import { checkPluginJudge } from './plugin-judge-doctor.ts';
 import { expandProjectDir, findProjectDir } from './project-dir.ts';
 import { verdictServerCheck } from './server-status.ts';
 import { strictChecks, strictSummary } from './strict-state.ts';
@@ -129,7 +130,7 @@ async function checkPlugin(context: DoctorContext, plugin: EnabledPlugin): Promi
       text: `no ${guard.name} handler in ${where.settingsPath}: the plugin ${plugin.id} (enabled in ${plugin.enabledIn}) runs it`,
     },
   ];
-  const handler = await pluginHandler(plugin, guard.matcher);
+  const handler = await pluginHandler(plugin, guard.matcher, context.io);
   if (handler === null) {
     checks.push({
       ok: true,
@@ -138,6 +139,10 @@ async function checkPlugin(context: DoctorContext, plugin: EnabledPlugin): Promi
     return checks;
   }
   const projectDir = await projectDirOf(context);
+  if (handler.type === 'mcp_tool') {
+    checks.push(...(await checkPluginJudge(context, plugin, handler.handler, handler.from, projectDir)));
+    return checks;
+  }
   const run: HookRun = {
     program: handler.command,
     command: handler.command,

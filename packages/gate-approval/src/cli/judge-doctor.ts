@@ -4,12 +4,7 @@ import type { Check } from './check.ts';
 import type { DoctorContext, EntryReading } from './doctor-part.ts';
 import type { InstalledEntry } from './host-wiring.ts';
 import { judgeLocations } from './judge-route.ts';
-import {
-  type JudgeServerEntry,
-  judgeModulesOf,
-  judgeServerName,
-  readJudgeServer,
-} from './judge-server-entry.ts';
+import { judgeModulesOf, judgeServerName, readJudgeServer } from './judge-server-entry.ts';
 import { askJudgeServer, fillTemplate } from './mcp-probe.ts';
 import { controlCwd, offSwitches, withPositiveControl } from './positive-control.ts';
 import { findProjectDir } from './project-dir.ts';
@@ -65,7 +60,7 @@ export async function readJudgeEntry(context: DoctorContext, entry: InstalledEnt
     ))
   )
     return fail(`the judge module ${module} is missing: ${hint}`, checks);
-  checks.push(...(await judgeControl(context, declared, handler)));
+  checks.push(...(await judgeControl(context, { ...declared, env: {} }, handler, judgeServerName)));
   return { checks, run: null };
 }
 
@@ -73,11 +68,22 @@ function fail(text: string, before: Check[] = []): EntryReading {
   return { checks: [...before, { ok: false, text }], run: null };
 }
 
-// The server started as the session would start it, asked through the handler's own input.
-async function judgeControl(
+/** A judge server as the host starts it: its command, and what the host adds to the session's environment. */
+export interface JudgeServerStart {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/**
+ * The server started as the session would start it (`serverName` as the handler names it), asked
+ * through the handler's own input: its tool listing, and the positive control's answer.
+ */
+export async function judgeControl(
   context: DoctorContext,
-  declared: JudgeServerEntry,
+  server: JudgeServerStart,
   handler: Record<string, unknown>,
+  serverName: string,
 ): Promise<Check[]> {
   const { guard, where, io } = context;
   const projectDir = where.projectDir ?? (await findProjectDir(io.cwd));
@@ -88,9 +94,9 @@ async function judgeControl(
       return { ok: false, text: `the positive control has no Claude Code payload (${guard.matcher})` };
     const answers = await askJudgeServer(
       {
-        command: declared.command,
-        args: declared.args,
-        env: { ...io.env, CLAUDE_PROJECT_DIR: projectDir, ...control.env },
+        command: server.command,
+        args: server.args,
+        env: { ...io.env, ...server.env, CLAUDE_PROJECT_DIR: projectDir, ...control.env },
         cwd: projectDir,
         timeoutMs: connectMs + Number(handler.timeout) * 1000,
       },
@@ -102,19 +108,19 @@ async function judgeControl(
     if (answers.tools !== null)
       hidden =
         answers.tools.length === 0
-          ? { ok: true, text: `the server lists no tools: the model never sees ${judgeServerName}` }
+          ? { ok: true, text: `the server lists no tools: the model never sees ${serverName}` }
           : { ok: false, text: `the server lists ${answers.tools.length} tools: the model sees them` };
     if (answers.text !== null && !answers.isError && hostAdapters.claude.isDenyOutput(answers.text))
       return {
         ok: true,
-        text: `positive control denied through the judge server ${judgeServerName}, as the handler asks it`,
+        text: `positive control denied through the judge server ${serverName}, as the handler asks it`,
       };
     const detail =
       answers.problem ??
       `${answers.isError ? 'isError, ' : ''}text ${JSON.stringify((answers.text ?? '').trim().slice(0, 160))}`;
     return {
       ok: false,
-      text: `the positive control did not deny through the judge server ${judgeServerName} (${detail})${offSwitches(guard, io)}`,
+      text: `the positive control did not deny through the judge server ${serverName} (${detail})${offSwitches(guard, io)}`,
     };
   });
   return hidden === null ? [control] : [hidden, control];

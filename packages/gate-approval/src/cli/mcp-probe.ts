@@ -52,11 +52,7 @@ export async function askJudgeServer(start: ServerStart, call: JsonObject): Prom
     };
     const timer = setTimeout(() => finish(`no answer within ${start.timeoutMs / 1000} s`), start.timeoutMs);
     child.on('error', (error) => finish(`cannot start \`${start.command}\`: ${error.message}`));
-    child.on('close', (code) =>
-      finish(
-        `the server exited (${code ?? 'killed'})${stderr.trim() === '' ? '' : `: ${stderr.trim().split('\n')[0]}`}`,
-      ),
-    );
+    child.on('close', (code) => finish(`the server exited (${code ?? 'killed'})${firstError(stderr)}`));
     createInterface({ input: child.stdout }).on('line', (line) => {
       const reply = parseLine(line);
       if (reply?.id === 1) {
@@ -81,6 +77,16 @@ export async function askJudgeServer(start: ServerStart, call: JsonObject): Prom
       },
     });
   });
+}
+
+// The line of a dead server's stderr that says why: its error (`Error: Cannot find module …`), else its first.
+function firstError(stderr: string): string {
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  const line = lines.find((text) => /^\w*Error\b/.test(text)) ?? lines[0];
+  return line === undefined ? '' : `: ${line}`;
 }
 
 function parseLine(line: string): JsonObject | null {

@@ -11,12 +11,10 @@ export interface EnabledPlugin {
   installPath: string | null; // ~/.claude/plugins/cache/<marketplace>/<plugin>/<version>, when installed
 }
 
-/** One handler of a plugin's hooks/hooks.json, with ${CLAUDE_PLUGIN_ROOT} filled in. */
-export interface PluginHandler {
-  command: string;
-  args: string[];
-  timeout: number; // seconds
-}
+/** One handler of a plugin's hooks, with ${CLAUDE_PLUGIN_ROOT} filled in; `from` says where it was read. */
+export type PluginHandler =
+  | { type: 'command'; command: string; args: string[]; timeout: number; from: string }
+  | { type: 'mcp_tool'; handler: Record<string, unknown>; from: string };
 
 const pluginRootPlaceholder = '${CLAUDE_PLUGIN_ROOT}';
 
@@ -72,24 +70,81 @@ function installPathOf(records: unknown, projectDir: string | null): string | nu
   return (usable[0]?.installPath as string | undefined) ?? null;
 }
 
-/** The PreToolUse handler on `matcher` that a plugin's installed hooks/hooks.json runs, or null. */
-export async function pluginHandler(plugin: EnabledPlugin, matcher: string): Promise<PluginHandler | null> {
+/**
+ * The PreToolUse handler on `matcher` that an installed plugin runs, or null: its marketplace
+ * entry's PreToolUse hooks when the entry has them (Claude Code merges an entry's hooks into the
+ * package's by event, so they take the package's place: the strict variant's handler lives there),
+ * else its hooks/hooks.json, read in the folder the plugin runs from (`pluginRoot`).
+ */
+export async function pluginHandler(
+  plugin: EnabledPlugin,
+  matcher: string,
+  io: Pick<CliIO, 'home'>,
+): Promise<PluginHandler | null> {
   if (plugin.installPath === null) return null;
-  const root = plugin.installPath;
-  const hooks = (await readJson(join(root, 'hooks', 'hooks.json')))?.hooks;
+  const found = await marketplaceEntry(plugin.id, io);
+  const root = rootOf(plugin.installPath, found);
+  const own = found?.entry.hooks;
+  const fromEntry = isJsonObject(own) && Array.isArray(own.PreToolUse);
+  const hooksFile = join(root, 'hooks', 'hooks.json');
+  const hooks = fromEntry ? own : (await readJson(hooksFile))?.hooks;
+  const from = fromEntry ? `the ${plugin.id.split('@')[0]} entry of ${found?.file}` : hooksFile;
   const groups = isJsonObject(hooks) && Array.isArray(hooks.PreToolUse) ? hooks.PreToolUse : [];
   for (const group of groups) {
     if (!isJsonObject(group) || group.matcher !== matcher || !Array.isArray(group.hooks)) continue;
     const handler = group.hooks.find(isJsonObject);
+    if (handler?.type === 'mcp_tool') return { type: 'mcp_tool', handler, from };
     if (!handler || typeof handler.command !== 'string') continue;
     const args = Array.isArray(handler.args) ? handler.args.filter((arg) => typeof arg === 'string') : [];
     return {
+      type: 'command',
       command: handler.command,
       args: args.map((arg) => arg.split(pluginRootPlaceholder).join(root)),
       timeout: typeof handler.timeout === 'number' && handler.timeout > 0 ? handler.timeout : 5,
+      from,
     };
   }
   return null;
+}
+
+/**
+ * The folder Claude Code runs an installed plugin from (its `${CLAUDE_PLUGIN_ROOT}`), or null when
+ * it is not installed: a relative source in a local-folder marketplace runs from that folder (the
+ * cache holds a copy the CLI does not run), any other from its installed copy.
+ */
+export async function pluginRoot(plugin: EnabledPlugin, io: Pick<CliIO, 'home'>): Promise<string | null> {
+  if (plugin.installPath === null) return null;
+  return rootOf(plugin.installPath, await marketplaceEntry(plugin.id, io));
+}
+
+interface MarketplaceEntry {
+  entry: Record<string, unknown>; // the plugin's entry in marketplace.json
+  file: string; // that marketplace.json
+  folder: string; // the marketplace's folder
+  localFolder: boolean; // added from a folder on this machine (source "directory")
+}
+
+function rootOf(installPath: string, found: MarketplaceEntry | null): string {
+  const source = found?.entry.source;
+  return found?.localFolder === true && typeof source === 'string' && source.startsWith('./')
+    ? join(found.folder, source)
+    : installPath;
+}
+
+// The plugin's entry in its marketplace's marketplace.json, where ~/.claude/plugins/known_marketplaces.json
+// says the marketplace is.
+async function marketplaceEntry(id: string, io: Pick<CliIO, 'home'>): Promise<MarketplaceEntry | null> {
+  const [name, marketplace] = id.split('@');
+  const known = await readJson(join(io.home, '.claude', 'plugins', 'known_marketplaces.json'));
+  const record = marketplace === undefined ? undefined : known?.[marketplace];
+  if (!isJsonObject(record) || typeof record.installLocation !== 'string') return null;
+  const file = join(record.installLocation, '.claude-plugin', 'marketplace.json');
+  const plugins = (await readJson(file))?.plugins;
+  const entry = Array.isArray(plugins)
+    ? plugins.find((plugin) => isJsonObject(plugin) && plugin.name === name)
+    : undefined;
+  const localFolder = isJsonObject(record.source) && record.source.source === 'directory';
+  return isJsonObject(entry) ? { entry, file, folder: record.installLocation, localFolder } : null;
 }
 
 /**
@@ -125,7 +180,8 @@ export function describeSameNamePlugins(
   return `only one of ${plugins.map((plugin) => plugin.id).join(' and ')} runs: both carry a plugin named ${guard.name}, and Claude Code runs the hooks of one plugin per name; keep one: \`claude plugin uninstall ${plain?.id}\` keeps ${kept.join(', ')}`;
 }
 
-async function readJson(file: string): Promise<Record<string, unknown> | null> {
+/** A JSON object file (a leading BOM allowed), or null when it is missing or not one. */
+export async function readJson(file: string): Promise<Record<string, unknown> | null> {
   try {
     const text = await readFile(file, 'utf8');
     const parsed: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
