@@ -1,10 +1,11 @@
 // The plugin route's monitor mode: each guard ships hooks/monitor.json, its hooks.json with
-// `--monitor` after the bundle (a marketplace entry names it: "hooks": "./hooks/monitor.json").
-// Run as the host runs a plugin handler, the guard's deny call: through hooks.json it is denied
-// (the control), through monitor.json it is silent and a would-deny is in the audit trail.
+// `"monitor": true` in the judge handler's input (a marketplace entry names it: "hooks":
+// "./hooks/monitor.json"). Each handler's input is filled as the host fills it and sent to the MCP
+// judge the kit-judge plugin runs: through hooks.json the guard's deny call is denied (the control),
+// through monitor.json it is answered with no opinion and a would-deny is in the audit trail.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hookEnv, repoRoot, runHookCommand, tempDir } from '@kit/test-kit';
+import { fillTemplate, hookEnv, repoRoot, startJudge, tempDir } from '@kit/test-kit';
 import { afterAll, describe, expect, test } from 'vitest';
 import { guardCases } from '../src/guard-cases.ts';
 import { removeScratch, scratchRepo } from '../src/scratch.ts';
@@ -12,20 +13,22 @@ import { removeScratch, scratchRepo } from '../src/scratch.ts';
 afterAll(removeScratch);
 
 const packageDir = (guard: string) => join(repoRoot, 'packages', guard);
-type Handler = { command: string; args: string[] };
-const handlerOf = (guard: string, file: string): Handler => {
-  const hooks = JSON.parse(readFileSync(join(packageDir(guard), 'hooks', file), 'utf8')).hooks;
-  return hooks.PreToolUse[0].hooks[0];
+const hooksOf = (guard: string, file: string) =>
+  JSON.parse(readFileSync(join(packageDir(guard), 'hooks', file), 'utf8')).hooks;
+const auditEvents = (state: string): string[] => {
+  const audit = join(state, 'kit-hooks', 'audit.jsonl');
+  if (!existsSync(audit)) return [];
+  return readFileSync(audit, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line).event);
 };
 
 describe.each(guardCases)('$guard', (guardCase) => {
-  test('monitor.json is hooks.json with --monitor after the bundle', () => {
-    const plain = JSON.parse(readFileSync(join(packageDir(guardCase.guard), 'hooks', 'hooks.json'), 'utf8'));
-    const monitor = JSON.parse(
-      readFileSync(join(packageDir(guardCase.guard), 'hooks', 'monitor.json'), 'utf8'),
-    );
-    plain.hooks.PreToolUse[0].hooks[0].args.push('--monitor');
-    expect(monitor.hooks).toEqual(plain.hooks);
+  test('monitor.json is hooks.json with "monitor": true in the judge input', () => {
+    const plain = hooksOf(guardCase.guard, 'hooks.json');
+    plain.PreToolUse[0].hooks[0].input.monitor = true;
+    expect(hooksOf(guardCase.guard, 'monitor.json')).toEqual(plain);
   });
 
   test.for([
@@ -34,8 +37,7 @@ describe.each(guardCases)('$guard', (guardCase) => {
   ] as const)('%s', async ([, file, denies]) => {
     const project = await scratchRepo(`monitor-${guardCase.guard}`, guardCase.tree);
     const state = tempDir('plugin-monitor-state');
-    const handler = handlerOf(guardCase.guard, file);
-    const args = handler.args.map((arg) => arg.replace('${CLAUDE_PLUGIN_ROOT}', packageDir(guardCase.guard)));
+    const handler = hooksOf(guardCase.guard, file).PreToolUse[0].hooks[0];
     const call = guardCase.call(project);
     const payload = {
       session_id: 'plugin-monitor',
@@ -45,17 +47,16 @@ describe.each(guardCases)('$guard', (guardCase) => {
       cwd: project,
     };
     const env = hookEnv({ ...(await guardCase.env()), XDG_STATE_HOME: state, TMPDIR: tempDir('tmp') });
-    const result = runHookCommand({ command: 'node', args }, payload, { env, cwd: project });
-    expect(result.exitCode).toBe(0);
-    if (denies) expect(JSON.parse(result.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
-    else expect(result).toMatchObject({ stdout: '', stderr: '' });
-    const audit = join(state, 'kit-hooks', 'audit.jsonl');
-    const events = existsSync(audit)
-      ? readFileSync(audit, 'utf8')
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l).event)
-      : [];
-    expect(events).toEqual([denies ? 'deny' : 'would-deny']);
+    const dist = join(packageDir(guardCase.guard), 'dist');
+    const judge = await startJudge(join(dist, 'mcp.cjs'), [join(dist, 'judge.cjs')], { env, cwd: project });
+    try {
+      const answer = await judge.judge(fillTemplate(handler.input, payload));
+      expect(answer.isError).toBe(false);
+      if (denies) expect(JSON.parse(answer.text).hookSpecificOutput.permissionDecision).toBe('deny');
+      else expect(answer.text).toBe('');
+    } finally {
+      await judge.close();
+    }
+    expect(auditEvents(state)).toEqual([denies ? 'deny' : 'would-deny']);
   });
 });

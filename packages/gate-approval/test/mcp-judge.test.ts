@@ -138,19 +138,35 @@ describe("a plugin handler's call: the strict switch and the plugin's module", (
 
   test.for([
     [
-      '"strict": true turns the switch on over the session\'s',
+      '"strict": true asks for --strict (the switch on over the session\'s)',
       { strict: true },
       { TAGOUT_HOOKS_STRICT: '0' },
-      '1',
+      'TAGOUT_HOOKS_STRICT=0 argv=--strict',
     ],
-    ["no strict field keeps the session's switch", {}, { TAGOUT_HOOKS_STRICT: '0' }, '0'],
-    ['no strict field, none in the session: unset', {}, {}, 'undefined'],
-    ['"strict": "true" (not the boolean) keeps the session\'s switch', { strict: 'true' }, {}, 'undefined'],
+    [
+      '"monitor": true asks for --monitor',
+      { monitor: true },
+      {},
+      'TAGOUT_HOOKS_STRICT=undefined argv=--monitor',
+    ],
+    [
+      "no strict field keeps the session's switch",
+      {},
+      { TAGOUT_HOOKS_STRICT: '0' },
+      'TAGOUT_HOOKS_STRICT=0 argv=',
+    ],
+    ['no strict field, none in the session: unset', {}, {}, 'TAGOUT_HOOKS_STRICT=undefined argv='],
+    [
+      '"strict": "true" (not the boolean) asks for nothing',
+      { strict: 'true' },
+      {},
+      'TAGOUT_HOOKS_STRICT=undefined argv=',
+    ],
   ] as const)('%s', async ([, extra, sessionEnv, want]) => {
     const replies = await exchange([fixture('stub-judge.cjs')], [call(1, 'strict?', extra)], {
       env: () => ({ ...sessionEnv }),
     });
-    expect(textOf(replies.get(1))).toBe(`TAGOUT_HOOKS_STRICT=${want}`);
+    expect(textOf(replies.get(1))).toBe(want);
   });
 
   test('a call naming its plugin is judged by the module the judge locates for it; an unlocated one falls back to the started modules', async () => {

@@ -1,6 +1,8 @@
 import { type FailCause, type HookOutput, type HookRuntime, runHook } from '@kit/fail-open';
 import { Writable } from 'node:stream';
-import { claudeCode, type HookInput } from '../hosts/claude-code.ts';
+import { guardHook } from '../audited-hook.ts';
+import type { HookInput } from '../hosts/claude-code.ts';
+import { protocolFromArgs } from '../hosts/host-argument.ts';
 import type { Verdict } from '../verdict.ts';
 
 /**
@@ -10,8 +12,15 @@ import type { Verdict } from '../verdict.ts';
 export interface GuardJudge {
   /** The guard's name ('git-write-gate'): what a handler's `guard` argument names. */
   guard: string;
-  /** The HookOutput the command hook would produce for this payload text in this environment. Never rejects. */
-  judge: (payloadText: string, env: Record<string, string | undefined>) => Promise<HookOutput>;
+  /**
+   * The HookOutput the command hook would produce for this payload text in this environment, run
+   * with these bundle arguments (`--strict`, `--monitor`: what the handler asks for). Never rejects.
+   */
+  judge: (
+    payloadText: string,
+    env: Record<string, string | undefined>,
+    argv?: readonly string[],
+  ) => Promise<HookOutput>;
   /** Loads what the first call would load (mvdan-sh for a Bash guard). A throw is ignored by the server. */
   warmUp: () => unknown;
 }
@@ -32,17 +41,21 @@ export interface JudgeSpec {
 export function defineJudge(spec: JudgeSpec): GuardJudge {
   return {
     guard: spec.guard,
-    judge: (payloadText, env) =>
-      runHook(spec.evaluate, {
+    judge: (payloadText, env, argv = []) => {
+      // The same wrapping as the command hook's bundle: strict and monitor from the arguments, and
+      // every deny, refusal, escape and override in the user's audit trail.
+      const hook = guardHook(spec.guard, argv, spec.evaluate, spec.onFailOpen);
+      return runHook(hook.evaluate, {
         guard: spec.guard,
-        protocol: claudeCode,
-        ...(spec.onFailOpen ? { onFailOpen: spec.onFailOpen } : {}),
+        protocol: protocolFromArgs(argv),
+        ...(hook.onFailOpen ? { onFailOpen: hook.onFailOpen } : {}),
         stdinRead: { ok: true, value: payloadText },
         env,
         stdout: discard(),
         stderr: discard(),
         traceFields: { path: 'mcp' },
-      }),
+      });
+    },
     warmUp: spec.warmUp ?? (() => undefined),
   };
 }

@@ -1,6 +1,8 @@
 import type { HookOutput, JsonObject } from '@kit/fail-open';
 import { isJsonObject } from '@kit/fail-open';
 import { encodeVerdict } from '../hosts/claude-code.ts';
+import { monitorFlag } from '../monitor.ts';
+import { strictFlag } from '../strict-arg.ts';
 import { type RpcAnswer, type RpcMessage, rpcErrors, serveLines } from './json-rpc-lines.ts';
 import type { JudgeModules } from './judge-modules.ts';
 import { memoryKeeper } from './memory-keeper.ts';
@@ -103,7 +105,7 @@ async function callResult(
   }
   const payload = payloadFromArguments(args.payload);
   if (payload === null) return failed('the call carries no payload object');
-  return asToolResult(await found.judge(JSON.stringify(payload), strictness(args, env)));
+  return asToolResult(await found.judge(JSON.stringify(payload), env, bundleArguments(args)));
 }
 
 /** The module a call names (`module`), else the one its plugin's install holds (`plugin`), else none: the guard's started module. */
@@ -118,15 +120,13 @@ function moduleOfCall(
 }
 
 /**
- * A strict handler (`"strict": true` in its input: the git-write-gate-strict plugin's) is judged
- * with the strict switch on, whatever the session has, as the strict command hook's launcher sets
- * it; any other call keeps the session's own switch.
+ * The bundle arguments a handler asks for in its input, as a command hook's handler names them after
+ * the bundle: `"strict": true` (the git-write-gate-strict plugin's handler) is `--strict`, the strict
+ * switch on whatever the session has; `"monitor": true` (a monitor plugin's) is `--monitor`, judged
+ * and recorded, never told to the host.
  */
-function strictness(
-  args: JsonObject,
-  env: Record<string, string | undefined>,
-): Record<string, string | undefined> {
-  return args.strict === true ? { ...env, TAGOUT_HOOKS_STRICT: '1' } : env;
+function bundleArguments(args: JsonObject): string[] {
+  return [...(args.strict === true ? [strictFlag] : []), ...(args.monitor === true ? [monitorFlag] : [])];
 }
 
 /**
