@@ -1,7 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { devNull } from 'node:os';
 import { type Tree, tempDir, writeTree } from './temp-tree.ts';
+
+/**
+ * The global config file tests name: a path under /dev/null, which no one can create. git reads it
+ * as absent, and a `git config --global` a test (or a command under test) runs fails instead of
+ * renaming its lock file over the path: with GIT_CONFIG_GLOBAL=/dev/null, run as root, that rename
+ * replaces the machine's /dev/null with a regular file (seen on the shared test machine).
+ */
+const noGlobalConfig = '/dev/null/kit-test-no-global-config';
 
 /**
  * No user or system config (hooks, signing, a default branch of its own) and a fixed identity, so
@@ -9,7 +16,7 @@ import { type Tree, tempDir, writeTree } from './temp-tree.ts';
  * that runs git itself.
  */
 export const gitIdentity: Record<string, string> = {
-  GIT_CONFIG_GLOBAL: devNull,
+  GIT_CONFIG_GLOBAL: noGlobalConfig,
   GIT_CONFIG_NOSYSTEM: '1',
   GIT_AUTHOR_NAME: 'kit-test',
   GIT_AUTHOR_EMAIL: 'kit-test@example.invalid',
