@@ -172,7 +172,30 @@ function headValues(
     return word.value;
   });
   if (unwrapped.launchers.includes('xargs') && values.length > 0 && replaced === null) values.push(null);
-  return joinCarriageReturns(words, values, line.source);
+  return splitValuedOptions(words, joinCarriageReturns(words, values, line.source));
+}
+
+// git's global options that take a value after `=` as well as in the next word.
+const valuedGlobal = /^["']?(--(?:git-dir|work-tree|namespace|config-env|attr-source|super-prefix))=/;
+
+/**
+ * `git --git-dir=$HOME/.cfg status`: the option is known though its value is an expansion. Such a
+ * word becomes the option and an unknown value, as git reads `--git-dir <value>`, so the
+ * subcommand after it is still judged (step 3: strict refuses only what it cannot judge).
+ */
+function splitValuedOptions(words: readonly Word[], values: HeadWord[]): HeadWord[] {
+  if (values.length !== words.length || !/^git(\.exe)?$/i.test(baseName(values[0] ?? ''))) return values;
+  const split: HeadWord[] = [];
+  values.forEach((value, index) => {
+    const option = value === null ? valuedGlobal.exec(words[index]?.text ?? '')?.[1] : undefined;
+    if (option === undefined) split.push(value);
+    else split.push(option, null);
+  });
+  return split;
+}
+
+function baseName(program: string): string {
+  return program.slice(program.lastIndexOf('/') + 1);
 }
 
 /**

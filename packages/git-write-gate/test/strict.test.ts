@@ -201,6 +201,11 @@ const strictPaths: StrictPath[] = [
     twin: { input: bashCall('git restore --pathspec-from-file=list.txt', '/repos/plain') },
   },
   {
+    name: 'a write whose --git-dir is an expansion (the repository it writes is not known)',
+    refused: { input: bashCall('git --git-dir=$HOME/.cfg/ --work-tree=$HOME commit -qm x') },
+    twin: { input: bashCall('git --git-dir=$HOME/.cfg/ --work-tree=$HOME status') },
+  },
+  {
     name: 'a cd into a managed repository, then a nested string that cannot be parsed',
     refused: { input: bashCall(`cd /repos/managed && sh -c 'git push "'`, '/outside/work') },
     twin: { input: bashCall(`cd /repos/plain && sh -c 'git push "'`, '/outside/work') },
@@ -235,6 +240,30 @@ describe.for(strictPaths)('$name', ({ refused, twin }) => {
   });
   test('strict: its twin passes', () => expect(['none', 'cannotJudge']).toContain(judge(twin, strict).kind));
   test('default: no opinion', () => expect(['none', 'cannotJudge']).toContain(judge(refused, {}).kind));
+});
+
+// Step 3: strict mode refuses only what it cannot judge. A read subcommand is a read whatever
+// repository its global options name, expansions included (a dotfiles repository in $HOME).
+const readsWithDynamicGlobals = [
+  'git --git-dir=$HOME/.cfg/ --work-tree=$HOME status',
+  'git --git-dir=$HOME/.cfg/ --work-tree=$HOME log --oneline',
+  'git --git-dir=$HOME/.cfg/ --work-tree=$HOME submodule status',
+  'git "--git-dir=$HOME/.cfg" --work-tree="$HOME" diff',
+  '/usr/bin/git --work-tree=$HOME --git-dir $HOME/.cfg status',
+];
+const writesWithDynamicGlobals = [
+  'git --git-dir=$HOME/.cfg/ --work-tree=$HOME commit -qm x',
+  'git --git-dir=$HOME/.cfg/ --work-tree=$HOME push',
+  'git $opts status', // the expansion may be the subcommand itself
+];
+
+describe('strict: a read is judged whatever its global options carry', () => {
+  test.for(readsWithDynamicGlobals)('%s: passes in a managed repository', (command) => {
+    expect(evaluate(bashCall(command), fakeContext(strict)).kind).toBe('none');
+  });
+  test.for(writesWithDynamicGlobals)('%s: refused (cannot judge where it writes)', (command) => {
+    expect(evaluate(bashCall(command), fakeContext(strict)).kind).toBe('refuse');
+  });
 });
 
 describe('runHook fail-open paths (not JSON, not an object, stdin unreadable) in strict mode', () => {
