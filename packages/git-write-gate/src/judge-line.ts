@@ -82,7 +82,7 @@ const configVariables =
  * fails, then `&&`) is not judged. Throws FlowLimitReached past the flow's limits.
  */
 export function findWrites(top: CommandLine, cwd: Where, world: WalkWorld): LineFindings {
-  const flow = new ShellFlow(world, world.limits);
+  const flow = new ShellFlow(world, world.limits, cdOperandNames(top));
   flow.runLine(top, startState(cwd));
   const state: LineState = { afterInit: false, configured: false, findings: [] };
   const frames = new Map<CommandLine, LineFrame>([[top, { escaped: false, assignNames: [], subject: null }]]);
@@ -124,6 +124,17 @@ export function findWrites(top: CommandLine, cwd: Where, world: WalkWorld): Line
     judgeWords(segment, line, unwrapped, reached, launchedIn, assignNames, judging, world);
   }
   return { findings: state.findings, known: flow.known };
+}
+
+/** The names `cd NAME` spells anywhere on the line: under `shopt -s cdable_vars` it goes to `$NAME`. */
+function cdOperandNames(top: CommandLine): Set<string> {
+  const names = new Set<string>();
+  for (const { segment } of walkSegments(top)) {
+    const [head, ...args] = unwrapLaunchers(segment.argv).head;
+    if (head?.value !== 'cd' && head?.value !== 'pushd') continue;
+    for (const arg of args) if (arg.value !== null && /^[A-Za-z_]\w*$/.test(arg.value)) names.add(arg.value);
+  }
+  return names;
 }
 
 function whyUnread(nested: Nested & { ok: false }): string {

@@ -156,6 +156,44 @@ const tableWrites: { command: string; from?: 'outside'; makes: Effect }[] = [
   { command: 'gh repo sync', makes: 'merged pr' },
 ];
 
+// Step 6: directory moves followed as bash makes them. From the folder beside the repository
+// (`to-repo-sub` links to its sub folder), each ends in the repository and commits there.
+const directoryMoves: { command: string; from?: 'outside'; makes: Effect }[] = [
+  { command: 'set -P; cd to-repo-sub/.. && git commit -qam x', from: 'outside', makes: 'new commit' },
+  { command: 'set -eo physical; cd to-repo-sub/..; git commit -qam x', from: 'outside', makes: 'new commit' },
+  {
+    command: 'shopt -s lastpipe; echo | cd ../repo; git commit -qam x',
+    from: 'outside',
+    makes: 'new commit',
+  },
+  { command: 'cd ../repo; cd ../outside; cd ~-; git commit -qam x', from: 'outside', makes: 'new commit' },
+  { command: 'cd ../repo; cd ~+/sub && git commit -qam x', from: 'outside', makes: 'new commit' },
+  {
+    command: 'cd ../repo; cd ../outside; cd ~-/sub && git commit -qam x',
+    from: 'outside',
+    makes: 'new commit',
+  },
+  { command: 'HOME=../repo cd; git commit -qam x', from: 'outside', makes: 'new commit' },
+  {
+    command: 'shopt -s cdable_vars; r=../repo; cd r; git commit -qam x',
+    from: 'outside',
+    makes: 'new commit',
+  },
+];
+
+// Their twins: the same moves without the option (or back out again) stay outside, where the
+// gate is silent and git finds no repository.
+const directoryTwins: string[] = [
+  'cd to-repo-sub/.. && git commit -qam x',
+  'set -P; set +P; cd to-repo-sub/.. && git commit -qam x',
+  'echo | cd ../repo; git commit -qam x',
+  'shopt -s lastpipe; shopt -u lastpipe; echo | cd ../repo; git commit -qam x',
+  'cd ../repo; cd ../outside; cd ~+; git commit -qam x',
+  'HOME=../repo; HOME=. cd; git commit -qam x',
+  'r=../repo; cd r; git commit -qam x',
+  'shopt -s cdable_vars; r=../repo; cd r/..; git commit -qam x',
+];
+
 // Each row makes a scratch repository with a dozen git calls, then runs bash: on a loaded machine
 // that is seconds, so the bound is generous (it only ends a hung run).
 const slow = { timeout: 120_000 };
@@ -165,22 +203,47 @@ const hasBash = process.platform !== 'win32' && spawnSync('bash', ['--version'])
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
 describe.skipIf(!hasBash)('each laundering is denied, and run for real it makes the write', () => {
-  test.for([...launderings, ...tableWrites])('$command: $makes', slow, ({ command, from, makes }) => {
-    if (command.startsWith('script') && !hasScript) return;
+  test.for([...launderings, ...tableWrites, ...directoryMoves])(
+    '$command: $makes',
+    slow,
+    ({ command, from, makes }) => {
+      if (command.startsWith('script') && !hasScript) return;
+      const scratch = makeScratch();
+      const cwd = from === 'outside' ? scratch.outside : scratch.repo;
+      const verdict = evaluate(bashCall(command, cwd), realContext({ env: { HOME: scratch.repo }, raw: '' }));
+      expect(verdict.kind).toBe('deny');
+      expect(effectsOf(scratch)).toEqual([]);
+      const stubs = join(scratch.repo, '..', 'stubs');
+      // find -execdir refuses a PATH with relative entries (the test runner adds ./node_modules/.bin).
+      const path = [stubs, ...(process.env.PATH ?? '').split(':').filter((entry) => entry.startsWith('/'))];
+      const run = spawnSync('bash', ['-c', command], {
+        cwd,
+        encoding: 'utf8',
+        env: { ...process.env, ...gitIdentity, PATH: path.join(':'), HOME: scratch.repo },
+      });
+      expect(effectsOf(scratch), run.stderr).toContain(makes);
+    },
+  );
+});
+
+describe.skipIf(!hasBash)('each directory twin passes, and run for real it writes nothing', () => {
+  test.for(directoryTwins)('%s', slow, (command) => {
     const scratch = makeScratch();
-    const cwd = from === 'outside' ? scratch.outside : scratch.repo;
-    const verdict = evaluate(bashCall(command, cwd), realContext({ env: { HOME: scratch.repo }, raw: '' }));
-    expect(verdict.kind).toBe('deny');
-    expect(effectsOf(scratch)).toEqual([]);
-    const stubs = join(scratch.repo, '..', 'stubs');
-    // find -execdir refuses a PATH with relative entries (the test runner adds ./node_modules/.bin).
-    const path = [stubs, ...(process.env.PATH ?? '').split(':').filter((entry) => entry.startsWith('/'))];
-    const run = spawnSync('bash', ['-c', command], {
-      cwd,
-      encoding: 'utf8',
-      env: { ...process.env, ...gitIdentity, PATH: path.join(':'), HOME: scratch.repo },
+    const verdict = evaluate(
+      bashCall(command, scratch.outside),
+      realContext({ env: { HOME: scratch.repo }, raw: '' }),
+    );
+    expect(verdict.kind).toBe('none');
+    spawnSync('bash', ['-c', command], {
+      cwd: scratch.outside,
+      env: {
+        ...process.env,
+        ...gitIdentity,
+        HOME: scratch.repo,
+        GIT_CEILING_DIRECTORIES: join(scratch.repo, '..'),
+      },
     });
-    expect(effectsOf(scratch), run.stderr).toContain(makes);
+    expect(effectsOf(scratch)).toEqual([]);
   });
 });
 
