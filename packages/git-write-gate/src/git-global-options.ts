@@ -108,10 +108,11 @@ export function parseGitGlobals(words: HeadWord[], variables: RepositoryVariable
     return { kind: 'no-subcommand' };
   }
   if (index >= words.length) return { kind: 'no-subcommand' };
-  // The work tree git writes in is where the repository is judged: --work-tree, else the folder
-  // holding --git-dir (`--git-dir=/x/.git` is /x), each from where -C left git.
-  if (workTree !== undefined) directories.push(workTree);
-  else if (gitDir !== undefined) directories.push(gitDir === null ? null : `${gitDir}/..`);
+  // The repository git writes is where it is judged, from where -C left git: with --git-dir it is
+  // the one that git directory belongs to (`--git-dir=/x/.git` is /x), wherever --work-tree puts
+  // the work tree; without it git finds the repository from the work tree's side.
+  if (gitDir !== undefined) directories.push(gitDir === null ? null : `${gitDir}/..`);
+  else if (workTree !== undefined) directories.push(workTree);
   return {
     kind: 'subcommand',
     subcommand: words[index] ?? null,

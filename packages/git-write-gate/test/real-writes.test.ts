@@ -181,17 +181,52 @@ const directoryMoves: { command: string; from?: 'outside'; makes: Effect }[] = [
   },
 ];
 
+// Step 6: the repository found as git finds it. `prepare` runs first (in the same folder): the
+// folders git meets on its way up exist before the hook is asked.
+const discoveries: { command: string; from?: 'outside'; prepare: string; makes: Effect }[] = [
+  // an empty decoy .git folder between the cwd and the managed top: git skips it
+  { command: 'cd sub && git commit -qam x', prepare: 'mkdir -p sub/.git', makes: 'new commit' },
+  // a .git file that borrows the managed checkout's git directory (commit -a there deletes its files)
+  {
+    command: 'cd borrower && git commit -qam x',
+    from: 'outside',
+    prepare: 'mkdir borrower && echo "gitdir: ../../repo/.git" > borrower/.git',
+    makes: 'new commit',
+  },
+  // GIT_DIR / --git-dir with the work tree elsewhere: the repository written is the git dir's
+  {
+    command: 'GIT_DIR=../repo/.git GIT_WORK_TREE=. git commit -qam x',
+    from: 'outside',
+    prepare: ':',
+    makes: 'new commit',
+  },
+  {
+    command: 'git --work-tree=. --git-dir=../repo/.git commit -qam x',
+    from: 'outside',
+    prepare: ':',
+    makes: 'new commit',
+  },
+];
+
 // Their twins: the same moves without the option (or back out again) stay outside, where the
 // gate is silent and git finds no repository.
-const directoryTwins: string[] = [
-  'cd to-repo-sub/.. && git commit -qam x',
-  'set -P; set +P; cd to-repo-sub/.. && git commit -qam x',
-  'echo | cd ../repo; git commit -qam x',
-  'shopt -s lastpipe; shopt -u lastpipe; echo | cd ../repo; git commit -qam x',
-  'cd ../repo; cd ../outside; cd ~+; git commit -qam x',
-  'HOME=../repo; HOME=. cd; git commit -qam x',
-  'r=../repo; cd r; git commit -qam x',
-  'shopt -s cdable_vars; r=../repo; cd r/..; git commit -qam x',
+const directoryTwins: { command: string; prepare?: string }[] = [
+  { command: 'cd to-repo-sub/.. && git commit -qam x' },
+  { command: 'set -P; set +P; cd to-repo-sub/.. && git commit -qam x' },
+  { command: 'echo | cd ../repo; git commit -qam x' },
+  { command: 'shopt -s lastpipe; shopt -u lastpipe; echo | cd ../repo; git commit -qam x' },
+  { command: 'cd ../repo; cd ../outside; cd ~+; git commit -qam x' },
+  { command: 'HOME=../repo; HOME=. cd; git commit -qam x' },
+  { command: 'r=../repo; cd r; git commit -qam x' },
+  { command: 'shopt -s cdable_vars; r=../repo; cd r/..; git commit -qam x' },
+  // discovery twins: a decoy with no repository above, a borrowed git directory of an unmanaged
+  // repository, a git dir of another repository with the managed work tree
+  { command: 'cd d && git commit -qam x', prepare: 'mkdir -p d/.git' },
+  {
+    command: 'cd b && git commit -qam x',
+    prepare: 'git init -q p && mkdir b && echo "gitdir: ../p/.git" > b/.git',
+  },
+  { command: 'GIT_DIR=p/.git GIT_WORK_TREE=../repo git commit -qam x', prepare: 'git init -q p' },
 ];
 
 // Each row makes a scratch repository with a dozen git calls, then runs bash: on a loaded machine
@@ -203,49 +238,56 @@ const hasBash = process.platform !== 'win32' && spawnSync('bash', ['--version'])
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
 describe.skipIf(!hasBash)('each laundering is denied, and run for real it makes the write', () => {
-  test.for([...launderings, ...tableWrites, ...directoryMoves])(
-    '$command: $makes',
-    slow,
-    ({ command, from, makes }) => {
-      if (command.startsWith('script') && !hasScript) return;
-      const scratch = makeScratch();
-      const cwd = from === 'outside' ? scratch.outside : scratch.repo;
-      const verdict = evaluate(bashCall(command, cwd), realContext({ env: { HOME: scratch.repo }, raw: '' }));
-      expect(verdict.kind).toBe('deny');
-      expect(effectsOf(scratch)).toEqual([]);
-      const stubs = join(scratch.repo, '..', 'stubs');
-      // find -execdir refuses a PATH with relative entries (the test runner adds ./node_modules/.bin).
-      const path = [stubs, ...(process.env.PATH ?? '').split(':').filter((entry) => entry.startsWith('/'))];
-      const run = spawnSync('bash', ['-c', command], {
-        cwd,
-        encoding: 'utf8',
-        env: { ...process.env, ...gitIdentity, PATH: path.join(':'), HOME: scratch.repo },
-      });
-      expect(effectsOf(scratch), run.stderr).toContain(makes);
-    },
-  );
-});
-
-describe.skipIf(!hasBash)('each directory twin passes, and run for real it writes nothing', () => {
-  test.for(directoryTwins)('%s', slow, (command) => {
+  const rows: { command: string; from?: 'outside'; prepare?: string; makes: Effect }[] = [
+    ...launderings,
+    ...tableWrites,
+    ...directoryMoves,
+    ...discoveries,
+  ];
+  test.for(rows)('$command: $makes', slow, ({ command, from, prepare, makes }) => {
+    if (command.startsWith('script') && !hasScript) return;
     const scratch = makeScratch();
-    const verdict = evaluate(
-      bashCall(command, scratch.outside),
-      realContext({ env: { HOME: scratch.repo }, raw: '' }),
-    );
-    expect(verdict.kind).toBe('none');
-    spawnSync('bash', ['-c', command], {
-      cwd: scratch.outside,
-      env: {
-        ...process.env,
-        ...gitIdentity,
-        HOME: scratch.repo,
-        GIT_CEILING_DIRECTORIES: join(scratch.repo, '..'),
-      },
-    });
+    const cwd = from === 'outside' ? scratch.outside : scratch.repo;
+    if (prepare !== undefined) spawnSync('bash', ['-c', prepare], { cwd });
+    const verdict = evaluate(bashCall(command, cwd), realContext({ env: { HOME: scratch.repo }, raw: '' }));
+    expect(verdict.kind).toBe('deny');
     expect(effectsOf(scratch)).toEqual([]);
+    const stubs = join(scratch.repo, '..', 'stubs');
+    // find -execdir refuses a PATH with relative entries (the test runner adds ./node_modules/.bin).
+    const path = [stubs, ...(process.env.PATH ?? '').split(':').filter((entry) => entry.startsWith('/'))];
+    const run = spawnSync('bash', ['-c', command], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, ...gitIdentity, PATH: path.join(':'), HOME: scratch.repo },
+    });
+    expect(effectsOf(scratch), run.stderr).toContain(makes);
   });
 });
+
+describe.skipIf(!hasBash)(
+  'each directory and discovery twin passes, and run for real it writes nothing',
+  () => {
+    test.for(directoryTwins)('$command', slow, ({ command, prepare }) => {
+      const scratch = makeScratch();
+      if (prepare !== undefined) spawnSync('bash', ['-c', prepare], { cwd: scratch.outside });
+      const verdict = evaluate(
+        bashCall(command, scratch.outside),
+        realContext({ env: { HOME: scratch.repo }, raw: '' }),
+      );
+      expect(verdict.kind).toBe('none');
+      spawnSync('bash', ['-c', command], {
+        cwd: scratch.outside,
+        env: {
+          ...process.env,
+          ...gitIdentity,
+          HOME: scratch.repo,
+          GIT_CEILING_DIRECTORIES: join(scratch.repo, '..'),
+        },
+      });
+      expect(effectsOf(scratch)).toEqual([]);
+    });
+  },
+);
 
 // Launchers read with their own option grammar (shell-segments' launchers.ts): each is denied,
 // and where the tool is on this machine it is also run for real.
