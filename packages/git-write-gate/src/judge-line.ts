@@ -67,6 +67,7 @@ interface LineState {
   afterInit: boolean; // `git init` came earlier on the line
   configured: boolean; // GIT_CONFIG_COUNT, GIT_CONFIG_PARAMETERS… assigned earlier on the line
   findings: Finding[];
+  gitNames: ReadonlyMap<string, 'git' | 'gh'>; // names the line binds to git or gh (hash -p, a copy or link of the binary)
 }
 
 // Environment variables through which a line can hand git config (an alias among it).
@@ -84,7 +85,12 @@ const configVariables =
 export function findWrites(top: CommandLine, cwd: Where, world: WalkWorld): LineFindings {
   const flow = new ShellFlow(world, world.limits, cdOperandNames(top));
   flow.runLine(top, startState(cwd));
-  const state: LineState = { afterInit: false, configured: false, findings: [] };
+  const state: LineState = {
+    afterInit: false,
+    configured: false,
+    findings: [],
+    gitNames: gitBoundNames(top),
+  };
   const frames = new Map<CommandLine, LineFrame>([[top, { escaped: false, assignNames: [], subject: null }]]);
   for (const { segment, line } of walkSegments(top)) {
     const frame = frames.get(line) ?? { escaped: false, assignNames: [], subject: null };
@@ -124,6 +130,48 @@ export function findWrites(top: CommandLine, cwd: Where, world: WalkWorld): Line
     judgeWords(segment, line, unwrapped, reached, launchedIn, assignNames, judging, world);
   }
   return { findings: state.findings, known: flow.known };
+}
+
+// `$(which git)`, `$(command -v git)`, `` `type -P git` ``: the git binary's path, as a copy's source.
+const gitPathSubstitution =
+  /^"?(?:\$\(|`)\s*(?:which|command\s+-v|type\s+-P|whereis\s+-b)\s+(git|gh)\s*(?:\)|`)"?$/;
+
+/**
+ * The names the line binds to git or gh (spec step 8): `hash -p /usr/bin/git g`, and a `cp`,
+ * `ln` or `install` of the binary (`cp /usr/bin/git ./g`, `ln -s "$(which git)" g`) — the last
+ * operand's name runs git. Read for the whole line, wherever the binding stands.
+ */
+function gitBoundNames(top: CommandLine): Map<string, 'git' | 'gh'> {
+  const names = new Map<string, 'git' | 'gh'>();
+  for (const { segment } of walkSegments(top)) {
+    const [head, ...args] = unwrapLaunchers(segment.argv).head;
+    const command = head?.value === null || head?.value === undefined ? null : programName(head.value);
+    if (command === 'hash') {
+      const at = args.findIndex((word) => word.value === '-p');
+      const program = at < 0 ? undefined : gitProgram(args[at + 1]);
+      if (program !== undefined)
+        for (const word of args.slice(at + 2)) if (word.value) names.set(word.value, program);
+    } else if (command === 'cp' || command === 'ln' || command === 'install') {
+      const operands = args.filter((word) => !(word.value ?? '').startsWith('-'));
+      const target = operands.at(-1)?.value;
+      const program = operands
+        .slice(0, -1)
+        .map(gitProgram)
+        .find((each) => each !== undefined);
+      if (program !== undefined && target) names.set(programName(target), program);
+    }
+  }
+  return names;
+}
+
+function gitProgram(word: Word | undefined): 'git' | 'gh' | undefined {
+  if (word === undefined) return undefined;
+  const name = word.value === null ? gitPathSubstitution.exec(word.text)?.[1] : programName(word.value);
+  return name === 'git' || name === 'gh' ? name : undefined;
+}
+
+function programName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 /** The names `cd NAME` spells anywhere on the line: under `shopt -s cdable_vars` it goes to `$NAME`. */
@@ -271,6 +319,9 @@ function judgeWords(
     return;
   }
   const values = headValues(words, unwrapped, segment, line);
+  // A name the line binds to git (hash -p, a copy of the binary) runs git.
+  const bound = values[0] ? state.gitNames.get(programName(values[0])) : undefined;
+  if (bound !== undefined) values[0] = bound;
   // Config assigned or exported earlier on the line reaches this git too.
   const names = state.configured ? [...assignNames, 'GIT_CONFIG_COUNT'] : assignNames;
   const judged = judgeEverywhere(

@@ -303,6 +303,60 @@ const launched: { command: string; makes: Effect }[] = [
   { command: 'doas -u root git push -q origin main', makes: 'pushed' },
 ];
 
+// Step 8: launchers outside the old list, names bound to git on the line, and the shell escapes of
+// editors and stream tools. `check` says whether this machine can run the row (root, namespaces).
+const escapes: { command: string; makes: Effect; check?: string }[] = [
+  { command: 'runuser -u root -- git commit -qam x', makes: 'new commit', check: 'runuser -u root -- true' },
+  { command: "su -c 'git commit -qam x' root", makes: 'new commit', check: 'su -c true root' },
+  { command: 'chroot --skip-chdir / git commit -qam x', makes: 'new commit', check: 'chroot / true' },
+  { command: 'unshare -r git commit -qam x', makes: 'new commit', check: 'unshare -r true' },
+  { command: 'fakeroot git commit -qam x', makes: 'new commit', check: 'fakeroot true' },
+  { command: 'prlimit --nofile=1024 git commit -qam x', makes: 'new commit', check: 'prlimit true' },
+  { command: 'setpriv --reset-env git push -q origin main', makes: 'pushed', check: 'setpriv true' },
+  { command: 'hash -p "$(command -v git)" g; g commit -qam x', makes: 'new commit' },
+  { command: 'cp "$(command -v git)" ../g && ../g commit -qam x', makes: 'new commit' },
+  { command: 'ln -s "$(command -v git)" ../g && ../g push -q origin main', makes: 'pushed' },
+  { command: "vim -es -c '!git commit -qam x' -c q", makes: 'new commit', check: 'command -v vim' },
+  {
+    command: "ed -s tracked.txt <<'EOF'\n!git commit -qam x\nq\nEOF",
+    makes: 'new commit',
+    check: 'command -v ed',
+  },
+  { command: "sed -n '1e git commit -qam x' tracked.txt", makes: 'new commit' },
+  { command: "npm exec -c 'git commit -qam x'", makes: 'new commit', check: 'command -v npm' },
+  { command: "npx -c 'git push -q origin main'", makes: 'pushed', check: 'command -v npx' },
+  {
+    command: 'TERM=xterm timeout 20 watch -n 1 -g git commit -qam x </dev/null',
+    makes: 'new commit',
+    check: 'command -v watch',
+  },
+];
+
+describe.skipIf(!hasBash)('each escape is denied, and run for real it makes the write', () => {
+  test.for(escapes)('$command: $makes', slow, ({ command, makes, check }) => {
+    const scratch = makeScratch();
+    const verdict = evaluate(
+      bashCall(command, scratch.repo),
+      realContext({ env: { HOME: scratch.repo }, raw: '' }),
+    );
+    expect(verdict.kind).toBe('deny');
+    if (check !== undefined && spawnSync('sh', ['-c', check], { stdio: 'ignore' }).status !== 0) return;
+    const run = spawnSync('bash', ['-c', command], {
+      cwd: scratch.repo,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: {
+        ...process.env,
+        ...gitIdentity,
+        HOME: scratch.repo,
+        npm_config_yes: 'true',
+        npm_config_offline: 'true',
+      },
+    });
+    expect(effectsOf(scratch), run.stderr).toContain(makes);
+  });
+});
+
 describe.skipIf(!hasBash)(
   'each launcher is unwrapped and denied, and run for real it makes the write',
   () => {
