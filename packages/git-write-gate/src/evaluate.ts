@@ -2,6 +2,7 @@ import { isAbsolute } from 'node:path';
 import { bashInput, type HookInput, none, readSwitch, type Verdict } from '@kit/gate-approval';
 import { directoryProbeOf, type GuardContext } from './context.ts';
 import { isMainThread, switchName } from './escape.ts';
+import { aliasReaderOf } from './git-aliases.ts';
 import { isGitLooking, mayMoveDirectory } from './git-looking.ts';
 import { type Judging, judgeCommand } from './judge-command.ts';
 import { everywhereProbe, managedProbe } from './probe.ts';
@@ -54,7 +55,8 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
   if (!mayMoveDirectory(command) && !probe.applies(physical))
     return none({ parser: false, trigger: 'not-applicable' });
   context.note?.({ parser: true });
-  const judging: Judging = { policy, main, probe, resolveDirectory, env: context.env };
+  const aliasOf = aliasReaderOf(context);
+  const judging: Judging = { policy, main, probe, resolveDirectory, env: context.env, aliasOf };
   try {
     return judgeCommand(command, start, judging);
   } catch (error) {

@@ -1,6 +1,7 @@
 import { deny, none, type Verdict } from '@kit/gate-approval';
 import { parse } from '@kit/shell-segments';
 import type { DirectoryOutcome } from './context.ts';
+import type { AliasValue } from './git-aliases.ts';
 import { type Finding, findWrites, type LineFindings } from './judge-line.ts';
 import { limits, overStructureLimit } from './limits.ts';
 import type { RepositoryProbe } from './probe.ts';
@@ -16,6 +17,7 @@ export interface Judging {
   probe: RepositoryProbe;
   resolveDirectory: (path: string) => DirectoryOutcome;
   env: Record<string, string | undefined>;
+  aliasOf?: (name: string, directory: string) => AliasValue; // alias.<name> from the config files git reads
 }
 
 /**
@@ -57,6 +59,7 @@ export function judgeCommand(command: string, cwd: Where, judging: Judging): Ver
       env: judging.env,
       topOf: (directory) => probe.repository(directory)?.top ?? null,
       limits,
+      ...(judging.aliasOf === undefined ? {} : { aliasOf: judging.aliasOf }),
     });
   } catch (error) {
     if (!(error instanceof FlowLimitReached)) throw error;

@@ -2,14 +2,16 @@ import {
   type CommandLine,
   type Nested,
   nestedRunBy,
+  parse,
   type Segment,
   unwrapLaunchers,
   walkSegments,
   type Word,
 } from '@kit/shell-segments';
 import { chdirWhere, type DirectoryWorld } from './effective-directory.ts';
+import type { AliasValue } from './git-aliases.ts';
 import { hasEscapeAssignment } from './escape.ts';
-import type { HeadWord, RepositoryVariables } from './git-global-options.ts';
+import { type HeadWord, parseGitGlobals, type RepositoryVariables } from './git-global-options.ts';
 import { type FlowLimits, ShellFlow } from './shell-flow.ts';
 import { joinWhere, type Place, type ShellState, startState, type Where } from './shell-state.ts';
 import { type HeadJudgement, judgeHead, type WriteKind } from './write-class.ts';
@@ -53,6 +55,8 @@ export const maxNesting = 8;
 export interface WalkWorld extends DirectoryWorld {
   topOf: (directory: string) => string | null;
   limits: FlowLimits;
+  aliasOf?: (name: string, directory: string) => AliasValue; // alias.<name> from the config files git reads in a directory
+  aliasDepth?: number; // how many `!` aliases deep this line is
 }
 
 /** What the segments of one command line inherit from the segment that runs it. */
@@ -83,6 +87,7 @@ const configVariables =
  * fails, then `&&`) is not judged. Throws FlowLimitReached past the flow's limits.
  */
 export function findWrites(top: CommandLine, cwd: Where, world: WalkWorld): LineFindings {
+  world = withLineAliases(world, top);
   const flow = new ShellFlow(world, world.limits, cdOperandNames(top));
   flow.runLine(top, startState(cwd));
   const state: LineState = {
@@ -172,6 +177,39 @@ function gitProgram(word: Word | undefined): 'git' | 'gh' | undefined {
 
 function programName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/**
+ * Aliases the line writes into git's config (`git config alias.ci commit`, `git config set
+ * alias.ci commit`, with `--global`, `--local`, `--file f`…) stand before the config files for
+ * the git commands of the line, wherever the write stands.
+ */
+function withLineAliases(world: WalkWorld, top: CommandLine): WalkWorld {
+  const aliases = new Map<string, AliasValue>();
+  for (const { segment } of walkSegments(top)) {
+    const words = unwrapLaunchers(segment.argv).head.map((word) => (word.dynamic ? null : word.value));
+    if (words[0] === undefined || words[0] === null || programName(words[0]) !== 'git') continue;
+    const globals = parseGitGlobals(words.slice(1));
+    if (globals.kind !== 'subcommand' || globals.subcommand !== 'config') continue;
+    const operands: HeadWord[] = [];
+    for (let at = 0; at < globals.args.length; at += 1) {
+      const word = globals.args[at] ?? null;
+      if (word !== null && /^(-f|--file|--blob|--type|--default|--comment|--value)$/.test(word)) at += 1;
+      else if (word === null || !word.startsWith('-')) operands.push(word);
+    }
+    if (operands[0] === 'set') operands.shift();
+    const [key, value] = operands;
+    if (key === undefined || key === null || !key.toLowerCase().startsWith('alias.') || value === undefined)
+      continue;
+    aliases.set(key.slice(6).toLowerCase(), value);
+  }
+  if (aliases.size === 0) return world;
+  const { aliasOf } = world;
+  return {
+    ...world,
+    aliasOf: (name, directory) =>
+      aliases.has(name.toLowerCase()) ? aliases.get(name.toLowerCase()) : aliasOf?.(name, directory),
+  };
 }
 
 /** The names `cd NAME` spells anywhere on the line: under `shopt -s cdable_vars` it goes to `$NAME`. */
@@ -332,6 +370,7 @@ function judgeWords(
     world,
   );
   if (judged.init) state.afterInit = true;
+  for (const shell of judged.aliasShells) judgeAliasShell(shell, judging, world);
   // After `git init` the later git segments work in a fresh repository; gh acts on a remote.
   if (judged.write !== null && (!state.afterInit || judged.write.write === 'pr-merge')) {
     state.findings.push({
@@ -345,6 +384,28 @@ function judgeWords(
   }
   if (judged.unknown !== null && !state.afterInit)
     unknown('expansion', judged.unknown.why, judged.unknown.where);
+}
+
+/**
+ * A config file's `!cmd` alias: a command line git hands to a shell, judged as a line of its own
+ * in the repository it runs in (git runs it at the top of the work tree, the same repository).
+ * An alias that runs an alias is followed `maxNesting` deep.
+ */
+function judgeAliasShell(shell: { text: string; where: Where }, judging: Judged, world: WalkWorld): void {
+  const depth = world.aliasDepth ?? 0;
+  const parsed = depth >= maxNesting ? null : parse(shell.text, { maxNesting, maxLength: 65_536 });
+  if (parsed === null || !parsed.ok) {
+    const why = parsed === null ? `aliases nested deeper than ${maxNesting}` : parsed.message;
+    judging.unknown('nested', `the alias's command \`${shell.text}\` cannot be read (${why})`, shell.where);
+    return;
+  }
+  const inner = findWrites(parsed.value, shell.where, { ...world, aliasDepth: depth + 1 });
+  for (const finding of inner.findings)
+    judging.state.findings.push({
+      ...finding,
+      segment: judging.segment,
+      escaped: judging.escaped || finding.escaped,
+    });
 }
 
 /**
@@ -389,11 +450,20 @@ function repositoryVariables(
   return variables;
 }
 
+/** An alias as the config files of every place say it: one value where they agree, null where they do not or cannot tell. */
+function aliasEverywhere(name: string, where: Where, world: WalkWorld): AliasValue {
+  if (world.aliasOf === undefined) return undefined;
+  const values = new Set<AliasValue>(where.places.map((place) => world.aliasOf?.(name, place.physical)));
+  if (where.unknown !== null) values.add(world.aliasOf(name, '/'));
+  return values.size === 1 ? [...values][0] : null;
+}
+
 /** A head judged from every place it may run in: where it writes, and where it cannot be judged. */
 interface Everywhere {
   write: { write: WriteKind; where: Where; retargeted: boolean } | null;
   unknown: { why: string; where: Where } | null;
   init: boolean;
+  aliasShells: { text: string; where: Where }[]; // a config file's `!cmd` alias, with where git runs it
 }
 
 /**
@@ -407,7 +477,7 @@ function judgeEverywhere(
   from: Where,
   world: WalkWorld,
 ): Everywhere {
-  const result: Everywhere = { write: null, unknown: null, init: false };
+  const result: Everywhere = { write: null, unknown: null, init: false, aliasShells: [] };
   const starts: (Place | null)[] = [...from.places, ...(from.unknown === null ? [] : [null])];
   for (const start of starts) {
     let gitWhere: Where =
@@ -427,8 +497,13 @@ function judgeEverywhere(
           ? { directory: only.physical, top: world.topOf(only.physical) }
           : null;
       },
+      alias: (name, directories) => {
+        move(directories);
+        return aliasEverywhere(name, gitWhere, world);
+      },
     });
-    if (judged.kind === 'write' || judged.kind === 'unknown') move(judged.directories);
+    if (judged.kind !== 'pass' && judged.kind !== 'git-init') move(judged.directories);
+    if (judged.kind === 'alias-shell') result.aliasShells.push({ text: judged.text, where: gitWhere });
     if (judged.kind === 'git-init') result.init = true;
     if (judged.kind === 'write') {
       const where = result.write === null ? gitWhere : joinWhere(result.write.where, gitWhere);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { evaluate } from '../src/evaluate.ts';
-import { bashCall, fakeContext } from './fake-context.ts';
+import { bashCall, fakeContext, standardWorld } from './fake-context.ts';
 
 // Step 8: launchers outside the old list, names bound to git on the line, and the shell escapes of
 // editors and stream tools (shell-segments' launcher and runner tables). The deny rows are run
@@ -27,6 +27,22 @@ const rows: { deny: string; pass: string }[] = [
   { deny: "npm exec -c 'git push'", pass: "npm exec -c 'git status'" },
   { deny: "npx -c 'git commit -m x'", pass: "npx -c 'git log'" },
   { deny: 'watch -n 5 git push', pass: 'watch -n 5 git status' },
+  // git's own command-valued config and environment, and the subcommands that run commands
+  { deny: "git -c core.fsmonitor='git push' status", pass: 'git -c core.fsmonitor=true status' },
+  { deny: "git -c diff.external='git commit -m x' diff", pass: "git -c diff.external='difft' diff" },
+  { deny: "GIT_EXTERNAL_DIFF='git push' git diff", pass: 'GIT_EXTERNAL_DIFF=difft git diff' },
+  { deny: "GIT_EDITOR='git push; true' git tag -a t", pass: 'GIT_EDITOR=true git tag -a t' },
+  { deny: "git -c core.editor='git push' tag -a t", pass: 'git -c core.editor=vim tag -a t' },
+  { deny: "GIT_SEQUENCE_EDITOR='git push' git status", pass: 'GIT_PAGER=cat git log' },
+  { deny: "git -c core.sshCommand='git push; ssh' fetch", pass: "git -c core.sshCommand='ssh -i k' fetch" },
+  { deny: "git -c credential.helper='!git push' fetch", pass: 'git -c credential.helper=store fetch' },
+  { deny: "git -c alias.p='!git push' p", pass: "git -c alias.p='!git status' p" },
+  { deny: 'git submodule foreach git push', pass: 'git submodule foreach git status' },
+  { deny: "git bisect run sh -c 'git commit -m x'", pass: 'git bisect run make test' },
+  {
+    deny: "git filter-branch --tree-filter 'git push' HEAD",
+    pass: "git filter-branch --tree-filter 'rm -f x' HEAD",
+  },
 ];
 
 describe('each route to git is followed: the write denied, its twin passes', () => {
@@ -46,6 +62,11 @@ const unreadable = [
   'npm exec -c "$git_command"',
   'watch "$git_command"',
   'ed -s f <<EOF\n!$git_command\nEOF',
+  'git -c core.hooksPath=/tmp/hooks status', // hooks from a folder of the caller's choosing
+  'git -c core.editor="$EDITOR_CMD" tag -a t',
+  'git --config-env=core.pager=PAGER_CMD log',
+  'GIT_EDITOR="$cmd" git tag -a t',
+  'git rebase --exec "$check" --abort', // --abort writes nothing, but the string is unread
 ];
 
 describe('a shell escape that cannot be read is "cannot judge"', () => {
@@ -57,4 +78,52 @@ describe('a shell escape that cannot be read is "cannot judge"', () => {
       expect(['none', 'cannotJudge']).toContain(evaluate(bashCall(command), fakeContext()).kind);
     },
   );
+});
+
+// Step 8: git's aliases, read from the config files git reads (the repository's, the user's XDG
+// and ~/.gitconfig, the system's; includes followed), from `-c`, and from `git config` on the line.
+const aliasWorld = {
+  ...standardWorld,
+  files: {
+    ...standardWorld.files,
+    '/repos/managed/.git/config':
+      '[core]\n\tbare = false\n[alias]\n\tci = commit\n\tst = status\n[include]\n\tpath = ../extra.gitconfig\n',
+    '/repos/managed/extra.gitconfig':
+      '[alias]\n  sync = "!git pull --rebase && git push"\n  lg = log --oneline\n',
+    '/home/u/.gitconfig': '[alias]\n\tpp = !git push origin HEAD # push it\n\tshow-it = !git status\n',
+    '/home/u/.config/git/config': '[alias]\n\tcm = commit -m\n',
+  },
+};
+const home = { HOME: '/home/u' };
+
+const aliasRows: { deny: string; pass: string }[] = [
+  { deny: 'git ci -m x', pass: 'git st' },
+  { deny: 'git sync', pass: 'git lg' },
+  { deny: 'git pp', pass: 'git show-it' },
+  { deny: 'git cm x', pass: 'git unknown-tool x' },
+  { deny: 'git -c alias.x=commit x -m y', pass: 'git -c alias.x=status x' },
+  { deny: 'git -c alias.x=ci x -m y', pass: 'git -c alias.x=st x' }, // an alias of an alias
+  { deny: 'git config alias.c2 commit; git c2 -m x', pass: 'git config alias.s2 status && git s2' },
+  {
+    deny: "git config --global alias.p2 '!git push'; git p2",
+    pass: "git config set alias.p2 '!git log'; git p2",
+  },
+];
+
+describe('an alias is judged as what it expands to', () => {
+  test.for(aliasRows)('$deny', ({ deny, pass }) => {
+    expect(evaluate(bashCall(deny), fakeContext(home, aliasWorld)).kind).toBe('deny');
+    expect(evaluate(bashCall(pass), fakeContext({ ...home, ...strict }, aliasWorld)).kind).toBe('none');
+  });
+  test('control: without the config files the same words pass', () => {
+    expect(evaluate(bashCall('git ci -m x'), fakeContext(home)).kind).toBe('none');
+  });
+  test('an alias that cannot be read is "cannot judge"', () => {
+    expect(evaluate(bashCall('git -c "alias.x=$v" x'), fakeContext(strict)).kind).toBe('refuse');
+    const looping = {
+      ...aliasWorld,
+      files: { ...aliasWorld.files, '/home/u/.gitconfig': '[alias]\n\ta = b\n\tb = a\n' },
+    };
+    expect(evaluate(bashCall('git a'), fakeContext({ ...home, ...strict }, looping)).kind).toBe('refuse');
+  });
 });

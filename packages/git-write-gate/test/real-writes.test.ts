@@ -11,6 +11,15 @@ import { profileText } from './fixtures.ts';
 // Proof that the laundering rows matter: each command is denied in a managed repository, and run
 // for real in a scratch one (with a stub gh) it makes the write the deny stands in the way of.
 
+/**
+ * git's test identity, with the user's config file in the scratch repository (HOME): never
+ * test-kit's GIT_CONFIG_GLOBAL=/dev/null, which a `git config --global` would replace with a file.
+ */
+const identityOf = (scratch: { repo: string }): Record<string, string> => ({
+  ...gitIdentity,
+  GIT_CONFIG_GLOBAL: join(scratch.repo, '.gitconfig'),
+});
+
 /** What a write leaves behind in the scratch repository. */
 type Effect =
   | 'new commit'
@@ -193,6 +202,13 @@ const discoveries: { command: string; from?: 'outside'; prepare: string; makes: 
     prepare: 'mkdir borrower && echo "gitdir: ../../repo/.git" > borrower/.git',
     makes: 'new commit',
   },
+  // an alias in the repository's config, and one in the user's (HOME is the scratch repository)
+  { command: 'git ci3 -qam x', prepare: 'git config alias.ci3 commit', makes: 'new commit' },
+  {
+    command: 'git gp',
+    prepare: 'git config --file "$HOME/.gitconfig" alias.gp \'!git push -q origin main\'',
+    makes: 'pushed',
+  },
   // GIT_DIR / --git-dir with the work tree elsewhere: the repository written is the git dir's
   {
     command: 'GIT_DIR=../repo/.git GIT_WORK_TREE=. git commit -qam x',
@@ -248,7 +264,8 @@ describe.skipIf(!hasBash)('each laundering is denied, and run for real it makes 
     if (command.startsWith('script') && !hasScript) return;
     const scratch = makeScratch();
     const cwd = from === 'outside' ? scratch.outside : scratch.repo;
-    if (prepare !== undefined) spawnSync('bash', ['-c', prepare], { cwd });
+    const prepared = { ...process.env, ...identityOf(scratch), HOME: scratch.repo };
+    if (prepare !== undefined) spawnSync('bash', ['-c', prepare], { cwd, env: prepared });
     const verdict = evaluate(bashCall(command, cwd), realContext({ env: { HOME: scratch.repo }, raw: '' }));
     expect(verdict.kind).toBe('deny');
     expect(effectsOf(scratch)).toEqual([]);
@@ -258,7 +275,7 @@ describe.skipIf(!hasBash)('each laundering is denied, and run for real it makes 
     const run = spawnSync('bash', ['-c', command], {
       cwd,
       encoding: 'utf8',
-      env: { ...process.env, ...gitIdentity, PATH: path.join(':'), HOME: scratch.repo },
+      env: { ...process.env, ...identityOf(scratch), PATH: path.join(':'), HOME: scratch.repo },
     });
     expect(effectsOf(scratch), run.stderr).toContain(makes);
   });
@@ -269,7 +286,11 @@ describe.skipIf(!hasBash)(
   () => {
     test.for(directoryTwins)('$command', slow, ({ command, prepare }) => {
       const scratch = makeScratch();
-      if (prepare !== undefined) spawnSync('bash', ['-c', prepare], { cwd: scratch.outside });
+      if (prepare !== undefined)
+        spawnSync('bash', ['-c', prepare], {
+          cwd: scratch.outside,
+          env: { ...process.env, ...identityOf(scratch), HOME: scratch.repo },
+        });
       const verdict = evaluate(
         bashCall(command, scratch.outside),
         realContext({ env: { HOME: scratch.repo }, raw: '' }),
@@ -279,7 +300,7 @@ describe.skipIf(!hasBash)(
         cwd: scratch.outside,
         env: {
           ...process.env,
-          ...gitIdentity,
+          ...identityOf(scratch),
           HOME: scratch.repo,
           GIT_CEILING_DIRECTORIES: join(scratch.repo, '..'),
         },
@@ -325,6 +346,23 @@ const escapes: { command: string; makes: Effect; check?: string }[] = [
   { command: "sed -n '1e git commit -qam x' tracked.txt", makes: 'new commit' },
   { command: "npm exec -c 'git commit -qam x'", makes: 'new commit', check: 'command -v npm' },
   { command: "npx -c 'git push -q origin main'", makes: 'pushed', check: 'command -v npx' },
+  // git's own command-valued config and environment
+  {
+    command: "git -c core.fsmonitor='git push -q origin HEAD:refs/heads/fsm; false' status",
+    makes: 'pushed',
+  },
+  { command: "git -c diff.external='git push -q origin HEAD:refs/heads/dx; true' diff", makes: 'pushed' },
+  { command: "GIT_EXTERNAL_DIFF='git push -q origin HEAD:refs/heads/gx; true' git diff", makes: 'pushed' },
+  { command: "GIT_EDITOR='git push -q origin HEAD:refs/heads/ed; true' git tag -a t2", makes: 'pushed' },
+  { command: "git -c core.editor='git push -q origin HEAD:refs/heads/ce; true' tag -a t3", makes: 'pushed' },
+  { command: "git -c alias.p='!git push -q origin main' p", makes: 'pushed' },
+  // aliases: written on the line, in the repository's config, in the user's
+  { command: 'git config alias.ci commit && git ci -qam x', makes: 'new commit' },
+  { command: "git config alias.pp '!git push -q origin main' && git pp", makes: 'pushed' },
+  {
+    command: 'git config alias.ci2 commit; git config --local alias.cc ci2; git cc -qam x',
+    makes: 'new commit',
+  },
   {
     command: 'TERM=xterm timeout 20 watch -n 1 -g git commit -qam x </dev/null',
     makes: 'new commit',
@@ -347,7 +385,7 @@ describe.skipIf(!hasBash)('each escape is denied, and run for real it makes the 
       timeout: 60_000,
       env: {
         ...process.env,
-        ...gitIdentity,
+        ...identityOf(scratch),
         HOME: scratch.repo,
         npm_config_yes: 'true',
         npm_config_offline: 'true',
@@ -375,7 +413,7 @@ describe.skipIf(!hasBash)(
       const run = spawnSync('bash', ['-c', command], {
         cwd: scratch.repo,
         encoding: 'utf8',
-        env: { ...process.env, ...gitIdentity, PATH: path.join(':'), HOME: scratch.repo },
+        env: { ...process.env, ...identityOf(scratch), PATH: path.join(':'), HOME: scratch.repo },
       });
       expect(effectsOf(scratch), run.stderr).toContain(makes);
     });

@@ -169,9 +169,9 @@ const strictPaths: StrictPath[] = [
     twin: { input: bashCall('xargs -I{} git {} origin < subcommands.txt', '/repos/plain') },
   },
   {
-    name: '-c alias turning a word into a write',
-    refused: { input: bashCall('git -c alias.x=commit x') },
-    twin: { input: bashCall('git -c alias.x=commit x', '/repos/plain') },
+    name: '-c alias only known at run time',
+    refused: { input: bashCall('git -c "alias.x=$v" x') },
+    twin: { input: bashCall('git -c "alias.x=$v" x', '/repos/plain') },
   },
   {
     name: 'GIT_CONFIG_COUNT/KEY/VALUE handing an alias',

@@ -1,5 +1,6 @@
 import { frameDepth } from './frame-depth.ts';
 import { unwrapLaunchers } from './launchers.ts';
+import { gitCommandTexts } from './git-commands.ts';
 import { toolReaders } from './tool-escapes.ts';
 import type { CommandLine, NestedKind, Redirect, Segment, TextForm, Word } from './types.ts';
 
@@ -55,6 +56,8 @@ export function findNestedTexts(segment: Segment, line: LineView): NestedText[] 
   }
   if (name === 'source' || name === '.') return sourcedTexts(segment, args, line);
   if (name === 'ssh') return sshTexts(args);
+  if (name === 'git' || name === 'git.exe')
+    return gitCommandTexts(args, segment.assigns).map((placed) => ({ kind: 'tool-command', ...placed }));
   const tool = Object.hasOwn(toolReaders, name) ? toolReaders[name] : undefined;
   if (tool !== undefined)
     return tool(args, () => inputOf(segment, line)).map((placed) => ({ kind: 'tool-command', ...placed }));

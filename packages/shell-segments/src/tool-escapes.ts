@@ -57,7 +57,11 @@ function vimCommands(args: Word[]): Placed[] {
 }
 
 /** The shell command inside one word (after `prefix` characters of its value), placed where it stands. */
-function shellOf(word: Word, prefix: number, read: (text: string) => string | null | undefined): Placed[] {
+export function shellOf(
+  word: Word,
+  prefix: number,
+  read: (text: string) => string | null | undefined,
+): Placed[] {
   if (word.value === null || word.dynamic)
     return [
       {
@@ -84,7 +88,7 @@ function shellOf(word: Word, prefix: number, read: (text: string) => string | nu
 }
 
 /** The command text within its word: its span in the source where it stands as written, else the word's. */
-function placedIn(word: Word, text: string): Placed {
+export function placedIn(word: Word, text: string): Placed {
   const at = word.text.lastIndexOf(text);
   if (at < 0 || text === '') return { form: 'as-written', start: word.start, end: word.end, text };
   return { form: 'as-written', start: word.start + at, end: word.start + at + text.length, text };
