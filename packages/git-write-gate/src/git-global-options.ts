@@ -1,3 +1,4 @@
+import { gitGlobalsWithValue } from '@kit/shell-segments';
 import type { GlobReading } from './pathspec.ts';
 
 /** A word of a command head: its literal value, or null when an expansion makes it unknown. */
@@ -17,17 +18,7 @@ export type GitGlobals =
   | { kind: 'dynamic-option' }; // `git $opts commit`: an expansion where git reads options
 
 // Options that take their value as the next word (and, for the long ones marked, also after `=`).
-const separateValue = new Set([
-  '-C',
-  '-c',
-  '--git-dir',
-  '--work-tree',
-  '--namespace',
-  '--config-env',
-  '--attr-source',
-  '--shallow-file',
-  '--super-prefix',
-]);
+const separateValue = gitGlobalsWithValue;
 // Options that take a value only when written `--name=value`.
 const joinedValue = [
   '--git-dir=',

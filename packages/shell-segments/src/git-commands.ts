@@ -53,7 +53,8 @@ const commandKeys = new Set([
   'core.fsmonitor',
   'core.sshcommand',
 ]);
-const globalsWithValue = new Set([
+/** git's global options that take their value as the next word (git.c, before the subcommand). */
+export const gitGlobalsWithValue: ReadonlySet<string> = new Set([
   '-C',
   '-c',
   '--git-dir',
@@ -72,7 +73,7 @@ function readGlobals(args: Word[]): { configs: Word[]; subcommand: Word | undefi
   for (; i < args.length; i += 1) {
     const word = args[i] as Word;
     if (word.value === null || word.dynamic || !word.value.startsWith('-')) break;
-    if (globalsWithValue.has(word.value)) {
+    if (gitGlobalsWithValue.has(word.value)) {
       const value = args[i + 1];
       if ((word.value === '-c' || word.value === '--config-env') && value !== undefined)
         configs.push(word.value === '-c' ? value : { ...value, value: null });
