@@ -21,6 +21,8 @@ export interface GuardContext {
   isFile: (path: string) => boolean; // a regular file (after symlinks)
   readText: (path: string) => Outcome<string, TextFileProblem>; // the profile's text, or why not
   findWorkTreeTop: (dir: string) => string | null; // the folder holding `.git` (a folder, or a file with `gitdir:`)
+  /** For a work tree whose `.git` is a file: the main work tree of the repository its `gitdir:` belongs to. */
+  ownerOf?: (top: string) => string | null;
   resolveDirectory?: (path: string) => DirectoryOutcome; // a directory a shell can enter, by its physical path
   /** Adds named fields to the call's trace line and explain's JSON (the runtime's `note`); optional. */
   note?: (fields: TraceFields) => void;
@@ -56,6 +58,13 @@ export function realContext(runtime: Pick<HookRuntime, 'env' | 'raw' | 'note'>):
     findWorkTreeTop: (dir) => {
       try {
         return findWorkTreeTop(dir)?.top ?? null;
+      } catch {
+        return null;
+      }
+    },
+    ownerOf: (top) => {
+      try {
+        return findWorkTreeTop(top)?.owner ?? null;
       } catch {
         return null;
       }

@@ -1,7 +1,16 @@
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import type { Word } from '@kit/shell-segments';
 import type { DirectoryOutcome } from './context.ts';
-import { joinWhere, type Place, type ShellState, somewhere, type Where, whereAt } from './shell-state.ts';
+import {
+  joinStates,
+  joinWhere,
+  optionOf,
+  type Place,
+  type ShellState,
+  somewhere,
+  type Where,
+  whereAt,
+} from './shell-state.ts';
 
 /** What the directory builtins need to know of the world: the file system, and the hook's environment. */
 export interface DirectoryWorld {
@@ -51,9 +60,9 @@ export function runDirectoryBuiltin(
   }
 }
 
-/** A cd's options (-L -P -e -@, the last of -L/-P wins) and its operands. */
-function readCdArgs(args: readonly Word[]): { physical: boolean; operands: readonly Word[] } {
-  let physical = false;
+/** A cd's options (-L -P -e -@, the last of -L/-P wins; null when neither is given) and its operands. */
+function readCdArgs(args: readonly Word[]): { physical: boolean | null; operands: readonly Word[] } {
+  let physical: boolean | null = null;
   let at = 0;
   for (; at < args.length; at += 1) {
     const value = args[at]?.value ?? null;
@@ -69,6 +78,10 @@ function readCdArgs(args: readonly Word[]): { physical: boolean; operands: reado
   return { physical, operands: args.slice(at) };
 }
 
+/**
+ * `cd`: `-P`/`-L`, else `set -P` / `set -o physical` as the line left it (both ways when it does
+ * not show which); then `shopt -s cdable_vars` where the name is no directory.
+ */
 function cd(
   args: readonly Word[],
   prefixed: ReadonlyMap<string, string | null>,
@@ -77,18 +90,88 @@ function cd(
 ): Moved {
   const { physical, operands } = readCdArgs(args);
   if (operands.length > 1) return { success: null, failure: state }; // cd: too many arguments
-  const operand = operands[0];
+  const mode = physical ?? optionOf(state, 'physical');
+  const modes = mode === null ? [false, true] : [mode];
+  let moved: Moved = { success: null, failure: null };
+  for (const each of modes) moved = joinMoved(moved, cdTo(operands[0], each, prefixed, state, world));
+  return withCdableVars(moved, operands[0], mode, prefixed, world);
+}
+
+function cdTo(
+  operand: Word | undefined,
+  physical: boolean,
+  prefixed: ReadonlyMap<string, string | null>,
+  state: ShellState,
+  world: DirectoryWorld,
+): Moved {
   if (operand === undefined) {
     const home = variable('HOME', prefixed, state, world);
     if (home === undefined) return { success: null, failure: state }; // cd: HOME not set
     if (home === null) return movedSomewhere(state, 'cd goes to a HOME the line sets by an expansion');
-    return change(state, home, physical, null, world);
+    return change(state, home, physical, cdpathOf(home, prefixed, state, world), world);
   }
   if (operand.value === '-' && !operand.dynamic) return toOldpwd(state, physical, world);
+  const tilde = /^~([+-])(\/[\w.@%+=:,/-]*)?$/.exec(operand.text);
+  if (tilde !== null) return toTildeDirectory(tilde[1] === '+', tilde[2] ?? '', physical, state, world);
   const target = literalPath(operand, prefixed, state, world);
   if (target === null) return movedSomewhere(state, `cd goes to ${operand.text}, only known at run time`);
   if (target === '') return { success: state, failure: null };
   return change(state, target, physical, cdpathOf(target, prefixed, state, world), world);
+}
+
+/** `cd ~+/x` (from `$PWD`) and `cd ~-/x` (from `$OLDPWD`), from each place the line may be in. */
+function toTildeDirectory(
+  fromPwd: boolean,
+  rest: string,
+  physical: boolean,
+  state: ShellState,
+  world: DirectoryWorld,
+): Moved {
+  const base = fromPwd ? state.pwd : state.oldpwd;
+  // OLDPWD unset: bash leaves `~-` as it is, a relative name.
+  if (isNowhere(base)) return change(state, `~-${rest}`, physical, [], world);
+  let moved: Moved = { success: null, failure: null };
+  for (const place of base.places)
+    moved = joinMoved(moved, change(state, `${place.logical}${rest}`, physical, [], world));
+  if (base.unknown !== null) moved = joinMoved(moved, movedSomewhere(state, base.unknown));
+  return moved;
+}
+
+/**
+ * `shopt -s cdable_vars`: a `cd NAME` that finds no directory NAME goes to `$NAME`. The gate follows
+ * the variables a cd operand names (set on the line, else the environment); where the option is
+ * not known, both ends are kept.
+ */
+function withCdableVars(
+  moved: Moved,
+  operand: Word | undefined,
+  physical: boolean | null,
+  prefixed: ReadonlyMap<string, string | null>,
+  world: DirectoryWorld,
+): Moved {
+  const failed = moved.failure;
+  if (failed === null || operand === undefined || operand.value === null || operand.dynamic) return moved;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(operand.value)) return moved;
+  const cdable = optionOf(failed, 'cdable_vars');
+  if (cdable === false) return moved;
+  const value = variable(operand.value, prefixed, failed, world);
+  if (value === undefined || value === '') return moved;
+  let fallback: Moved = { success: null, failure: null };
+  for (const each of physical === null ? [false, true] : [physical])
+    fallback = joinMoved(
+      fallback,
+      value === null
+        ? movedSomewhere(failed, `cd ${operand.value} goes to $${operand.value}, only known at run time`)
+        : change(failed, value, each, cdpathOf(value, prefixed, failed, world), world),
+    );
+  return {
+    success: joinStates(moved.success, fallback.success),
+    failure: cdable === null ? joinStates(failed, fallback.failure) : fallback.failure,
+  };
+}
+
+function joinMoved(a: Moved, b: Moved): Moved {
+  return { success: joinStates(a.success, b.success), failure: joinStates(a.failure, b.failure) };
 }
 
 /** The value a word gives a directory builtin: its literal value, a leading `~` as HOME; null for an expansion. */

@@ -2,6 +2,7 @@ import { isAbsolute } from 'node:path';
 import { bashInput, type HookInput, none, readSwitch, type Verdict } from '@kit/gate-approval';
 import { directoryProbeOf, type GuardContext } from './context.ts';
 import { isMainThread, switchName } from './escape.ts';
+import { aliasReaderOf } from './git-aliases.ts';
 import { isGitLooking, mayMoveDirectory } from './git-looking.ts';
 import { type Judging, judgeCommand } from './judge-command.ts';
 import { everywhereProbe, managedProbe } from './probe.ts';
@@ -60,6 +61,7 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
     probe,
     resolveDirectory,
     env: context.env,
+    aliasOf: aliasReaderOf(context),
     ...(context.note ? { note: context.note } : {}),
   };
   try {

@@ -1,3 +1,4 @@
+import { gitGlobalsWithValue } from '@kit/shell-segments';
 import type { GlobReading } from './pathspec.ts';
 
 /** A word of a command head: its literal value, or null when an expansion makes it unknown. */
@@ -17,17 +18,7 @@ export type GitGlobals =
   | { kind: 'dynamic-option' }; // `git $opts commit`: an expansion where git reads options
 
 // Options that take their value as the next word (and, for the long ones marked, also after `=`).
-const separateValue = new Set([
-  '-C',
-  '-c',
-  '--git-dir',
-  '--work-tree',
-  '--namespace',
-  '--config-env',
-  '--attr-source',
-  '--shallow-file',
-  '--super-prefix',
-]);
+const separateValue = gitGlobalsWithValue;
 // Options that take a value only when written `--name=value`.
 const joinedValue = [
   '--git-dir=',
@@ -108,10 +99,11 @@ export function parseGitGlobals(words: HeadWord[], variables: RepositoryVariable
     return { kind: 'no-subcommand' };
   }
   if (index >= words.length) return { kind: 'no-subcommand' };
-  // The work tree git writes in is where the repository is judged: --work-tree, else the folder
-  // holding --git-dir (`--git-dir=/x/.git` is /x), each from where -C left git.
-  if (workTree !== undefined) directories.push(workTree);
-  else if (gitDir !== undefined) directories.push(gitDir === null ? null : `${gitDir}/..`);
+  // The repository git writes is where it is judged, from where -C left git: with --git-dir it is
+  // the one that git directory belongs to (`--git-dir=/x/.git` is /x), wherever --work-tree puts
+  // the work tree; without it git finds the repository from the work tree's side.
+  if (gitDir !== undefined) directories.push(gitDir === null ? null : `${gitDir}/..`);
+  else if (workTree !== undefined) directories.push(workTree);
   return {
     kind: 'subcommand',
     subcommand: words[index] ?? null,

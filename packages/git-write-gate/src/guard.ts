@@ -31,7 +31,10 @@ export const guardDefinition: GuardDefinition = defineGuard({
   evaluate: (input, runtime) => evaluate(input, realContext(runtime)),
   // A managed repository as the probe sees one: a `.git` folder and the profile at the top.
   positiveControl: async (repository) => {
-    await mkdir(join(repository, '.git'));
+    // A git directory git would accept (HEAD, objects/, refs/): an empty `.git` folder is skipped.
+    await mkdir(join(repository, '.git', 'objects'), { recursive: true });
+    await mkdir(join(repository, '.git', 'refs'));
+    await writeFile(join(repository, '.git', 'HEAD'), 'ref: refs/heads/main\n');
     await mkdir(join(repository, '.claude', 'skills'), { recursive: true });
     await writeFile(join(repository, profileRelativePath), '---\nname: repo-profile\n---\n');
     return { payload: bashPayload('git push origin main', { cwd: repository, sessionId: 'doctor' }) };

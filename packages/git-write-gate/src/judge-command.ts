@@ -2,6 +2,7 @@ import type { TraceFields } from '@kit/fail-open';
 import { deny, none, type Verdict } from '@kit/gate-approval';
 import { parse } from '@kit/shell-segments';
 import type { DirectoryOutcome } from './context.ts';
+import type { AliasValue } from './git-aliases.ts';
 import { type Finding, findWrites, type LineFindings } from './judge-line.ts';
 import { limits, overStructureLimit } from './limits.ts';
 import type { RepositoryProbe } from './probe.ts';
@@ -19,6 +20,7 @@ export interface Judging {
   env: Record<string, string | undefined>;
   /** The call's trace and audit trail: an escape used is noted (`{ escape: <what it let through> }`). */
   note?: (fields: TraceFields) => void;
+  aliasOf?: (name: string, directory: string) => AliasValue; // alias.<name> from the config files git reads
 }
 
 /**
@@ -60,6 +62,7 @@ export function judgeCommand(command: string, cwd: Where, judging: Judging): Ver
       env: judging.env,
       topOf: (directory) => probe.repository(directory)?.top ?? null,
       limits,
+      ...(judging.aliasOf === undefined ? {} : { aliasOf: judging.aliasOf }),
     });
   } catch (error) {
     if (!(error instanceof FlowLimitReached)) throw error;

@@ -2,14 +2,16 @@ import {
   type CommandLine,
   type Nested,
   nestedRunBy,
+  parse,
   type Segment,
   unwrapLaunchers,
   walkSegments,
   type Word,
 } from '@kit/shell-segments';
 import { chdirWhere, type DirectoryWorld } from './effective-directory.ts';
+import type { AliasValue } from './git-aliases.ts';
 import { hasEscapeAssignment } from './escape.ts';
-import type { HeadWord, RepositoryVariables } from './git-global-options.ts';
+import { type HeadWord, parseGitGlobals, type RepositoryVariables } from './git-global-options.ts';
 import { type FlowLimits, ShellFlow } from './shell-flow.ts';
 import { joinWhere, type Place, type ShellState, startState, type Where } from './shell-state.ts';
 import { type HeadJudgement, judgeHead, type WriteKind } from './write-class.ts';
@@ -53,6 +55,8 @@ export const maxNesting = 8;
 export interface WalkWorld extends DirectoryWorld {
   topOf: (directory: string) => string | null;
   limits: FlowLimits;
+  aliasOf?: (name: string, directory: string) => AliasValue; // alias.<name> from the config files git reads in a directory
+  aliasDepth?: number; // how many `!` aliases deep this line is
 }
 
 /** What the segments of one command line inherit from the segment that runs it. */
@@ -67,6 +71,7 @@ interface LineState {
   afterInit: boolean; // `git init` came earlier on the line
   configured: boolean; // GIT_CONFIG_COUNT, GIT_CONFIG_PARAMETERS… assigned earlier on the line
   findings: Finding[];
+  gitNames: ReadonlyMap<string, 'git' | 'gh'>; // names the line binds to git or gh (hash -p, a copy or link of the binary)
 }
 
 // Environment variables through which a line can hand git config (an alias among it).
@@ -82,9 +87,15 @@ const configVariables =
  * fails, then `&&`) is not judged. Throws FlowLimitReached past the flow's limits.
  */
 export function findWrites(top: CommandLine, cwd: Where, world: WalkWorld): LineFindings {
-  const flow = new ShellFlow(world, world.limits);
+  world = withLineAliases(world, top);
+  const flow = new ShellFlow(world, world.limits, cdOperandNames(top));
   flow.runLine(top, startState(cwd));
-  const state: LineState = { afterInit: false, configured: false, findings: [] };
+  const state: LineState = {
+    afterInit: false,
+    configured: false,
+    findings: [],
+    gitNames: gitBoundNames(top),
+  };
   const frames = new Map<CommandLine, LineFrame>([[top, { escaped: false, assignNames: [], subject: null }]]);
   for (const { segment, line } of walkSegments(top)) {
     const frame = frames.get(line) ?? { escaped: false, assignNames: [], subject: null };
@@ -124,6 +135,92 @@ export function findWrites(top: CommandLine, cwd: Where, world: WalkWorld): Line
     judgeWords(segment, line, unwrapped, reached, launchedIn, assignNames, judging, world);
   }
   return { findings: state.findings, known: flow.known };
+}
+
+// `$(which git)`, `$(command -v git)`, `` `type -P git` ``: the git binary's path, as a copy's source.
+const gitPathSubstitution =
+  /^"?(?:\$\(|`)\s*(?:which|command\s+-v|type\s+-P|whereis\s+-b)\s+(git|gh)\s*(?:\)|`)"?$/;
+
+/**
+ * The names the line binds to git or gh (spec step 8): `hash -p /usr/bin/git g`, and a `cp`,
+ * `ln` or `install` of the binary (`cp /usr/bin/git ./g`, `ln -s "$(which git)" g`) — the last
+ * operand's name runs git. Read for the whole line, wherever the binding stands.
+ */
+function gitBoundNames(top: CommandLine): Map<string, 'git' | 'gh'> {
+  const names = new Map<string, 'git' | 'gh'>();
+  for (const { segment } of walkSegments(top)) {
+    const [head, ...args] = unwrapLaunchers(segment.argv).head;
+    const command = head?.value === null || head?.value === undefined ? null : programName(head.value);
+    if (command === 'hash') {
+      const at = args.findIndex((word) => word.value === '-p');
+      const program = at < 0 ? undefined : gitProgram(args[at + 1]);
+      if (program !== undefined)
+        for (const word of args.slice(at + 2)) if (word.value) names.set(word.value, program);
+    } else if (command === 'cp' || command === 'ln' || command === 'install') {
+      const operands = args.filter((word) => !(word.value ?? '').startsWith('-'));
+      const target = operands.at(-1)?.value;
+      const program = operands
+        .slice(0, -1)
+        .map(gitProgram)
+        .find((each) => each !== undefined);
+      if (program !== undefined && target) names.set(programName(target), program);
+    }
+  }
+  return names;
+}
+
+function gitProgram(word: Word | undefined): 'git' | 'gh' | undefined {
+  if (word === undefined) return undefined;
+  const name = word.value === null ? gitPathSubstitution.exec(word.text)?.[1] : programName(word.value);
+  return name === 'git' || name === 'gh' ? name : undefined;
+}
+
+function programName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/**
+ * Aliases the line writes into git's config (`git config alias.ci commit`, `git config set
+ * alias.ci commit`, with `--global`, `--local`, `--file f`…) stand before the config files for
+ * the git commands of the line, wherever the write stands.
+ */
+function withLineAliases(world: WalkWorld, top: CommandLine): WalkWorld {
+  const aliases = new Map<string, AliasValue>();
+  for (const { segment } of walkSegments(top)) {
+    const words = unwrapLaunchers(segment.argv).head.map((word) => (word.dynamic ? null : word.value));
+    if (words[0] === undefined || words[0] === null || programName(words[0]) !== 'git') continue;
+    const globals = parseGitGlobals(words.slice(1));
+    if (globals.kind !== 'subcommand' || globals.subcommand !== 'config') continue;
+    const operands: HeadWord[] = [];
+    for (let at = 0; at < globals.args.length; at += 1) {
+      const word = globals.args[at] ?? null;
+      if (word !== null && /^(-f|--file|--blob|--type|--default|--comment|--value)$/.test(word)) at += 1;
+      else if (word === null || !word.startsWith('-')) operands.push(word);
+    }
+    if (operands[0] === 'set') operands.shift();
+    const [key, value] = operands;
+    if (key === undefined || key === null || !key.toLowerCase().startsWith('alias.') || value === undefined)
+      continue;
+    aliases.set(key.slice(6).toLowerCase(), value);
+  }
+  if (aliases.size === 0) return world;
+  const { aliasOf } = world;
+  return {
+    ...world,
+    aliasOf: (name, directory) =>
+      aliases.has(name.toLowerCase()) ? aliases.get(name.toLowerCase()) : aliasOf?.(name, directory),
+  };
+}
+
+/** The names `cd NAME` spells anywhere on the line: under `shopt -s cdable_vars` it goes to `$NAME`. */
+function cdOperandNames(top: CommandLine): Set<string> {
+  const names = new Set<string>();
+  for (const { segment } of walkSegments(top)) {
+    const [head, ...args] = unwrapLaunchers(segment.argv).head;
+    if (head?.value !== 'cd' && head?.value !== 'pushd') continue;
+    for (const arg of args) if (arg.value !== null && /^[A-Za-z_]\w*$/.test(arg.value)) names.add(arg.value);
+  }
+  return names;
 }
 
 function whyUnread(nested: Nested & { ok: false }): string {
@@ -172,7 +269,30 @@ function headValues(
     return word.value;
   });
   if (unwrapped.launchers.includes('xargs') && values.length > 0 && replaced === null) values.push(null);
-  return joinCarriageReturns(words, values, line.source);
+  return splitValuedOptions(words, joinCarriageReturns(words, values, line.source));
+}
+
+// git's global options that take a value after `=` as well as in the next word.
+const valuedGlobal = /^["']?(--(?:git-dir|work-tree|namespace|config-env|attr-source|super-prefix))=/;
+
+/**
+ * `git --git-dir=$HOME/.cfg status`: the option is known though its value is an expansion. Such a
+ * word becomes the option and an unknown value, as git reads `--git-dir <value>`, so the
+ * subcommand after it is still judged (step 3: strict refuses only what it cannot judge).
+ */
+function splitValuedOptions(words: readonly Word[], values: HeadWord[]): HeadWord[] {
+  if (values.length !== words.length || !/^git(\.exe)?$/i.test(baseName(values[0] ?? ''))) return values;
+  const split: HeadWord[] = [];
+  values.forEach((value, index) => {
+    const option = value === null ? valuedGlobal.exec(words[index]?.text ?? '')?.[1] : undefined;
+    if (option === undefined) split.push(value);
+    else split.push(option, null);
+  });
+  return split;
+}
+
+function baseName(program: string): string {
+  return program.slice(program.lastIndexOf('/') + 1);
 }
 
 /**
@@ -237,6 +357,9 @@ function judgeWords(
     return;
   }
   const values = headValues(words, unwrapped, segment, line);
+  // A name the line binds to git (hash -p, a copy of the binary) runs git.
+  const bound = values[0] ? state.gitNames.get(programName(values[0])) : undefined;
+  if (bound !== undefined) values[0] = bound;
   // Config assigned or exported earlier on the line reaches this git too.
   const names = state.configured ? [...assignNames, 'GIT_CONFIG_COUNT'] : assignNames;
   const judged = judgeEverywhere(
@@ -247,6 +370,7 @@ function judgeWords(
     world,
   );
   if (judged.init) state.afterInit = true;
+  for (const shell of judged.aliasShells) judgeAliasShell(shell, judging, world);
   // After `git init` the later git segments work in a fresh repository; gh acts on a remote.
   if (judged.write !== null && (!state.afterInit || judged.write.write === 'pr-merge')) {
     state.findings.push({
@@ -260,6 +384,28 @@ function judgeWords(
   }
   if (judged.unknown !== null && !state.afterInit)
     unknown('expansion', judged.unknown.why, judged.unknown.where);
+}
+
+/**
+ * A config file's `!cmd` alias: a command line git hands to a shell, judged as a line of its own
+ * in the repository it runs in (git runs it at the top of the work tree, the same repository).
+ * An alias that runs an alias is followed `maxNesting` deep.
+ */
+function judgeAliasShell(shell: { text: string; where: Where }, judging: Judged, world: WalkWorld): void {
+  const depth = world.aliasDepth ?? 0;
+  const parsed = depth >= maxNesting ? null : parse(shell.text, { maxNesting, maxLength: 65_536 });
+  if (parsed === null || !parsed.ok) {
+    const why = parsed === null ? `aliases nested deeper than ${maxNesting}` : parsed.message;
+    judging.unknown('nested', `the alias's command \`${shell.text}\` cannot be read (${why})`, shell.where);
+    return;
+  }
+  const inner = findWrites(parsed.value, shell.where, { ...world, aliasDepth: depth + 1 });
+  for (const finding of inner.findings)
+    judging.state.findings.push({
+      ...finding,
+      segment: judging.segment,
+      escaped: judging.escaped || finding.escaped,
+    });
 }
 
 /**
@@ -304,11 +450,20 @@ function repositoryVariables(
   return variables;
 }
 
+/** An alias as the config files of every place say it: one value where they agree, null where they do not or cannot tell. */
+function aliasEverywhere(name: string, where: Where, world: WalkWorld): AliasValue {
+  if (world.aliasOf === undefined) return undefined;
+  const values = new Set<AliasValue>(where.places.map((place) => world.aliasOf?.(name, place.physical)));
+  if (where.unknown !== null) values.add(world.aliasOf(name, '/'));
+  return values.size === 1 ? [...values][0] : null;
+}
+
 /** A head judged from every place it may run in: where it writes, and where it cannot be judged. */
 interface Everywhere {
   write: { write: WriteKind; where: Where; retargeted: boolean } | null;
   unknown: { why: string; where: Where } | null;
   init: boolean;
+  aliasShells: { text: string; where: Where }[]; // a config file's `!cmd` alias, with where git runs it
 }
 
 /**
@@ -322,7 +477,7 @@ function judgeEverywhere(
   from: Where,
   world: WalkWorld,
 ): Everywhere {
-  const result: Everywhere = { write: null, unknown: null, init: false };
+  const result: Everywhere = { write: null, unknown: null, init: false, aliasShells: [] };
   const starts: (Place | null)[] = [...from.places, ...(from.unknown === null ? [] : [null])];
   for (const start of starts) {
     let gitWhere: Where =
@@ -342,8 +497,13 @@ function judgeEverywhere(
           ? { directory: only.physical, top: world.topOf(only.physical) }
           : null;
       },
+      alias: (name, directories) => {
+        move(directories);
+        return aliasEverywhere(name, gitWhere, world);
+      },
     });
-    if (judged.kind === 'write' || judged.kind === 'unknown') move(judged.directories);
+    if (judged.kind !== 'pass' && judged.kind !== 'git-init') move(judged.directories);
+    if (judged.kind === 'alias-shell') result.aliasShells.push({ text: judged.text, where: gitWhere });
     if (judged.kind === 'git-init') result.init = true;
     if (judged.kind === 'write') {
       const where = result.write === null ? gitWhere : joinWhere(result.write.where, gitWhere);

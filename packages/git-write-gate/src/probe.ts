@@ -18,15 +18,20 @@ export interface ManagedRepository {
  * The evidence probe: the repository holding `dir` is managed when the top of its work tree has
  * `.claude/skills/repo-profile.md` as a regular file. A linked worktree's top is its own folder
  * (the one holding the `.git` file), not the main checkout: the profile is committed, so each
- * worktree carries its own copy. No subprocess: a walk up to `.git` and one stat.
+ * worktree carries its own copy; where it does not, the repository its `gitdir:` belongs to
+ * decides. No subprocess: a walk up to `.git` and a few stats.
  */
 export function probeRepository(dir: string, context: GuardContext): ManagedRepository | null {
   const top = context.findWorkTreeTop(dir);
   if (top === null) return null;
-  for (const relative of [skillRelativePath, profileRelativePath]) {
-    const profile = join(top, relative);
-    if (context.isFile(profile)) return { top, profile };
-  }
+  // A `.git` file pointing into a managed repository (a linked worktree without the profile, or
+  // a decoy made on purpose) writes that repository: its profile is the evidence.
+  const owner = context.ownerOf?.(top) ?? null;
+  for (const folder of owner === null || owner === top ? [top] : [top, owner])
+    for (const relative of [skillRelativePath, profileRelativePath]) {
+      const profile = join(folder, relative);
+      if (context.isFile(profile)) return { top, profile };
+    }
   return null;
 }
 

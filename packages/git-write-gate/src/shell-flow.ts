@@ -30,7 +30,9 @@ import {
   type Where,
   widen,
   gitVariables,
+  optionOf,
 } from './shell-state.ts';
+import { setShellOptions } from './shell-options.ts';
 
 /** One statement of a list as the flow runs it: a simple command, a compound one, or a pipeline. */
 type Item =
@@ -90,6 +92,8 @@ export class ShellFlow {
   constructor(
     private readonly world: DirectoryWorld,
     private readonly limits: FlowLimits,
+    // Names a `cd` operand spells (shopt -s cdable_vars goes to `$name`): their values are followed.
+    private readonly cdNames: ReadonlySet<string> = new Set(),
   ) {}
 
   /** Runs `line` (the top one, or a nested one in a shell of its own) from `state`. */
@@ -155,11 +159,25 @@ export class ShellFlow {
       case 'segment':
         return this.runSegment(line, item.segment, state, run);
       case 'pipeline':
-        for (const stage of item.stages) this.runApart(line, stage, state, run);
-        return { success: state, failure: state };
+        return this.runPipeline(line, item.stages, state, run);
       case 'compound':
         return this.runCompound(line, item, state, run);
     }
+  }
+
+  /**
+   * Every stage in a subshell of its own, but under `shopt -s lastpipe` (bash -c has no job
+   * control) the last one runs in this shell: its `cd` stays. Both, when the line does not show
+   * whether the option is on.
+   */
+  private runPipeline(line: CommandLine, stages: readonly Item[], state: ShellState, run: Run): Outs {
+    const lastpipe = optionOf(state, 'lastpipe');
+    const last = stages[stages.length - 1];
+    for (const stage of stages)
+      if (stage !== last || lastpipe === false) this.runApart(line, stage, state, run);
+    if (last === undefined || lastpipe === false) return { success: state, failure: state };
+    const outs = this.runStatement(line, last, state, run);
+    return lastpipe === true ? outs : joinOuts(outs, { success: state, failure: state });
   }
 
   private runCompound(
@@ -295,33 +313,12 @@ export class ShellFlow {
     const prefixed = new Map<string, string | null>();
     for (const assign of segment.assigns) prefixed.set(assign.name, assign.value);
     for (const assign of unwrapped.assigns) prefixed.set(assign.name, assign.value);
-
     let launched = state.pwd;
     for (const directory of unwrapped.directories)
       launched = chdirWhere(launched, directory.dynamic ? null : directory.value, this.world);
     this.remember(launched);
-    let inShell: Outs | null = null;
-    for (const nested of nestedRunBy(line, segment)) {
-      // A line only known at run time is out of reach, like a script in a file: what it may
-      // change is not followed (its own verdict is "cannot judge").
-      if (!nested.ok) continue;
-      const runner = nested.line.runner;
-      // ssh's command runs on another machine: it changes no repository of this one.
-      if (runner === null || runner.kind === 'remote-command') continue;
-      if (sameShell.has(runner.kind)) {
-        const ran = this.runBlock(nested.line, this.blockOf(nested.line), state, run);
-        inShell = inShell === null ? ran : joinOuts(inShell, ran);
-        continue;
-      }
-      const pwd =
-        runner.kind === 'find-exec' && isInDirAction(segment, runner.start)
-          ? findStarts(head, launched, this.world)
-          : launched;
-      this.remember(pwd);
-      this.runBlock(nested.line, this.blockOf(nested.line), childState(state, pwd), newRun(0));
-    }
+    const inShell = this.runNested(line, segment, head, { state, launched }, run);
     if (inShell !== null) return inShell;
-
     if (segment.argv.length === 0) {
       // GIT_DIR=x alone reaches git only where it is already exported (in the CLI's environment).
       const assigned = assignState(
@@ -330,6 +327,7 @@ export class ShellFlow {
           .filter((assign) => !gitVariables.has(assign.name) || this.world.env[assign.name] !== undefined)
           .map((assign) => [assign.name, assign.indexed || assign.append ? null : assign.value]),
         this.world,
+        this.cdNames,
       );
       return { success: assigned, failure: assigned };
     }
@@ -352,6 +350,46 @@ export class ShellFlow {
     )
       return runDirectoryBuiltin(name, head.slice(1), prefixed, state, this.world);
     if (!bare) return { success: state, failure: state };
+    return this.runBuiltin(name, head, state, run);
+  }
+
+  /**
+   * The lines a segment runs: `eval` and `source` in this shell (what they change stays: their
+   * outcome is the segment's), every other one in a shell of its own. Null when none runs here.
+   */
+  private runNested(
+    line: CommandLine,
+    segment: Segment,
+    head: readonly Word[],
+    at: { state: ShellState; launched: Where },
+    run: Run,
+  ): Outs | null {
+    const { state, launched } = at;
+    let inShell: Outs | null = null;
+    for (const nested of nestedRunBy(line, segment)) {
+      // A line only known at run time is out of reach, like a script in a file: what it may
+      // change is not followed (its own verdict is "cannot judge").
+      if (!nested.ok) continue;
+      const runner = nested.line.runner;
+      // ssh's command runs on another machine: it changes no repository of this one.
+      if (runner === null || runner.kind === 'remote-command') continue;
+      if (sameShell.has(runner.kind)) {
+        const ran = this.runBlock(nested.line, this.blockOf(nested.line), state, run);
+        inShell = inShell === null ? ran : joinOuts(inShell, ran);
+        continue;
+      }
+      const pwd =
+        runner.kind === 'find-exec' && isInDirAction(segment, runner.start)
+          ? findStarts(head, launched, this.world)
+          : launched;
+      this.remember(pwd);
+      this.runBlock(nested.line, this.blockOf(nested.line), childState(state, pwd), newRun(0));
+    }
+    return inShell;
+  }
+
+  /** The builtins that change what the flow follows: exit, return, alias, set, shopt, the variables. */
+  private runBuiltin(name: string, head: readonly Word[], state: ShellState, run: Run): Outs {
     switch (name) {
       case 'exit':
         run.exited = joinStates(run.exited, state);
@@ -365,31 +403,17 @@ export class ShellFlow {
         const aliased = { ...state, aliases: new Set([...state.aliases, ...names]) };
         return { success: aliased, failure: null };
       }
+      case 'set':
+      case 'shopt': {
+        const set = setShellOptions(name, head.slice(1), state);
+        return { success: set, failure: set };
+      }
       case 'export':
       case 'declare':
       case 'typeset':
       case 'local':
       case 'readonly': {
-        const operands = head.slice(1);
-        // export, declare -x: the variables reach git; without -x only one already exported does.
-        const exported =
-          name === 'export' || operands.some((word) => /^-[A-Za-z]*x/.test(word.value ?? word.text));
-        const pairs = operands.flatMap((word): [string, string | null][] => {
-          const text = word.value ?? word.text;
-          const match = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(text);
-          if (match === null) {
-            // export GIT_DIR, of a value the line may have set alone: a value the gate does not follow.
-            const bare = /^[A-Za-z_][A-Za-z0-9_]*$/.test(text) && word.value !== null ? text : null;
-            return exported && bare !== null && gitVariables.has(bare) && this.world.env[bare] === undefined
-              ? [[bare, null]]
-              : [];
-          }
-          const variable = match[1] as string;
-          if (gitVariables.has(variable) && !exported && this.world.env[variable] === undefined) return [];
-          const value = word.value === null || match[2] === '+' ? null : word.value.slice(match[0].length);
-          return [[variable, value]];
-        });
-        const assigned = assignState(state, pairs, this.world);
+        const assigned = assignState(state, this.declared(name, head.slice(1)), this.world, this.cdNames);
         return { success: assigned, failure: assigned };
       }
       case 'unset': {
@@ -398,12 +422,34 @@ export class ShellFlow {
           state,
           names.map((variable) => [variable, undefined]),
           this.world,
+          this.cdNames,
         );
         return { success: unset, failure: unset };
       }
       default:
         return { success: state, failure: state };
     }
+  }
+
+  /** What `export`, `declare`… assign: export and `-x` reach git; otherwise only a variable already exported does. */
+  private declared(name: string, operands: readonly Word[]): [string, string | null][] {
+    const exported =
+      name === 'export' || operands.some((word) => /^-[A-Za-z]*x/.test(word.value ?? word.text));
+    return operands.flatMap((word): [string, string | null][] => {
+      const text = word.value ?? word.text;
+      const match = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(text);
+      if (match === null) {
+        // export GIT_DIR, of a value the line may have set alone: a value the gate does not follow.
+        const bare = /^[A-Za-z_][A-Za-z0-9_]*$/.test(text) && word.value !== null ? text : null;
+        return exported && bare !== null && gitVariables.has(bare) && this.world.env[bare] === undefined
+          ? [[bare, null]]
+          : [];
+      }
+      const variable = match[1] as string;
+      if (gitVariables.has(variable) && !exported && this.world.env[variable] === undefined) return [];
+      const value = word.value === null || match[2] === '+' ? null : word.value.slice(match[0].length);
+      return [[variable, value]];
+    });
   }
 
   /** A call of a function the line defined: its body, run where it is called, moves the caller. */
@@ -457,10 +503,11 @@ function assignState(
   state: ShellState,
   pairs: readonly (readonly [string, string | null | undefined])[],
   world: DirectoryWorld,
+  cdNames: ReadonlySet<string>,
 ): ShellState {
   let next = state;
   for (const [name, value] of pairs) {
-    if (trackedVariables.has(name) || gitVariables.has(name))
+    if (trackedVariables.has(name) || gitVariables.has(name) || cdNames.has(name))
       next = { ...next, vars: new Map([...next.vars, [name, value]]) };
     if (name === 'OLDPWD') {
       const oldpwd =

@@ -30,6 +30,15 @@ export interface ShellState {
   vars: ReadonlyMap<string, string | null | undefined>; // set on the line: a value, null (an expansion), undefined (unset)
   functions: ReadonlyMap<string, readonly FunctionBody[]>;
   aliases: ReadonlySet<string>;
+  options: ReadonlyMap<ShellOption, boolean | null>; // set on the line: on, off, null (not known); absent: bash's default, off
+}
+
+/** The shell options that change where a `cd` goes: `set -P`, `shopt -s lastpipe`, `shopt -s cdable_vars`. */
+export type ShellOption = 'physical' | 'lastpipe' | 'cdable_vars';
+
+/** An option as the line left it: true, false, or null when the line does not show which. */
+export function optionOf(state: ShellState, option: ShellOption): boolean | null {
+  return state.options.get(option) ?? false;
 }
 
 /** The variables that say which repository git writes in, followed where the line exports them. */
@@ -85,12 +94,14 @@ export function startState(pwd: Where): ShellState {
     vars: new Map(),
     functions: new Map(),
     aliases: new Set(),
+    options: new Map(),
   };
 }
 
 /**
  * A new shell process started from `state` in `pwd` (bash -c, a find action, a shell fed by a
- * heredoc): it inherits the directory, not the stack, the functions or the aliases; a variable
+ * heredoc): it inherits the directory, not the stack, the functions, the aliases or the shell
+ * options (bash -c starts with its defaults unless SHELLOPTS is exported); a variable
  * the line set may or may not be exported, so it is not known there.
  */
 export function childState(state: ShellState, pwd: Where): ShellState {
@@ -104,6 +115,7 @@ export function childState(state: ShellState, pwd: Where): ShellState {
     vars,
     functions: new Map(),
     aliases: new Set(),
+    options: new Map(),
   };
 }
 
@@ -132,7 +144,21 @@ export function joinStates(a: ShellState | null, b: ShellState | null): ShellSta
     vars,
     functions,
     aliases: new Set([...a.aliases, ...b.aliases]),
+    options: joinOptions(a.options, b.options),
   };
+}
+
+function joinOptions(
+  a: ReadonlyMap<ShellOption, boolean | null>,
+  b: ReadonlyMap<ShellOption, boolean | null>,
+): ReadonlyMap<ShellOption, boolean | null> {
+  if (a === b || (a.size === 0 && b.size === 0)) return a;
+  const options = new Map<ShellOption, boolean | null>();
+  for (const name of new Set([...a.keys(), ...b.keys()])) {
+    const left = a.get(name) ?? false;
+    options.set(name, left === (b.get(name) ?? false) ? left : null);
+  }
+  return options;
 }
 
 /** The same state, as far as a loop's fixed point goes. */
@@ -146,6 +172,7 @@ export function sameState(a: ShellState | null, b: ShellState | null): boolean {
   }
   if (a.vars.size !== b.vars.size || [...a.vars].some(([name, value]) => b.vars.get(name) !== value))
     return false;
+  if ([...a.options, ...b.options].some(([name]) => optionOf(a, name) !== optionOf(b, name))) return false;
   const bodies = (state: ShellState) =>
     [...state.functions.values()].reduce((sum, list) => sum + list.length, 0);
   return bodies(a) === bodies(b) && a.aliases.size === b.aliases.size;

@@ -1,6 +1,7 @@
 import { type HeadWord, parseGitGlobals, type RepositoryVariables } from './git-global-options.ts';
 import { builtinCommands } from './git-long-options.ts';
 import { judgeGh } from './gh-writes.ts';
+import type { AliasValue } from './git-aliases.ts';
 import { historyAndRefSubcommands, judgeStash, judgeWorktree } from './history-and-refs.ts';
 import type { PathspecBase } from './pathspec.ts';
 import { type ArgToken, isNegated, isOption, optionSpecOf, scanArgs } from './subcommand-options.ts';
@@ -45,7 +46,8 @@ export type HeadJudgement =
   | { kind: 'pass' } // not git or gh, a read, or an allowed form of a write command
   | { kind: 'git-init' } // later git segments on the line work in a fresh repository
   | { kind: 'write'; write: WriteKind; directories: HeadWord[]; retargeted: boolean }
-  | { kind: 'unknown'; why: string; directories: HeadWord[] }; // an expansion where the verdict depends on it
+  | { kind: 'unknown'; why: string; directories: HeadWord[] } // an expansion where the verdict depends on it
+  | { kind: 'alias-shell'; text: string; directories: HeadWord[] }; // a config file's alias `!cmd`: a command line of its own
 
 export const pass: HeadJudgement = { kind: 'pass' };
 
@@ -53,6 +55,7 @@ export const pass: HeadJudgement = { kind: 'pass' };
 export interface HeadPlace {
   pathspecBase: (directories: readonly HeadWord[]) => PathspecBase | null;
   variables?: RepositoryVariables; // GIT_DIR / GIT_WORK_TREE assigned in front of git
+  alias?: (name: string, directories: readonly HeadWord[]) => AliasValue; // alias.<name> from the config files git reads there
 }
 
 const nowhere: HeadPlace = { pathspecBase: () => null };
@@ -95,7 +98,12 @@ function baseName(program: string): string {
 const configVariables =
   /^(GIT_CONFIG_COUNT|GIT_CONFIG_PARAMETERS|GIT_CONFIG|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG_KEY_\d+|GIT_CONFIG_VALUE_\d+)$/;
 
-function judgeGit(words: HeadWord[], assignNames: readonly string[], place: HeadPlace): HeadJudgement {
+function judgeGit(
+  words: HeadWord[],
+  assignNames: readonly string[],
+  place: HeadPlace,
+  expansions = 0,
+): HeadJudgement {
   const globals = parseGitGlobals(words, place.variables);
   if (globals.kind === 'no-subcommand') return pass;
   if (globals.kind === 'dynamic-option')
@@ -111,25 +119,46 @@ function judgeGit(words: HeadWord[], assignNames: readonly string[], place: Head
     globs,
   });
   // An alias never hides a git command (`-c alias.commit=status commit` still commits), but config
-  // handed on the line can turn another word into one (`-c alias.x=commit x`, GIT_CONFIG_COUNT=…).
+  // can turn another word into one: `-c alias.x=commit x`, the config files, GIT_CONFIG_COUNT=….
   if (judged.kind !== 'pass' || builtinCommands.has(subcommand)) return judged;
-  if (configs.some((config) => config === null || definesAlias(config, subcommand)))
-    return { kind: 'unknown', why: `a \`-c\` option may make \`${subcommand}\` an alias`, directories };
-  if (configured)
-    return {
-      kind: 'unknown',
-      why: `config handed in the environment may make \`${subcommand}\` an alias`,
-      directories,
-    };
+  const unknown = (why: string): HeadJudgement => ({ kind: 'unknown', why, directories });
+  if (configs.some((config) => config === null || includesConfig(config)))
+    return unknown(`a \`-c\` option may make \`${subcommand}\` an alias`);
+  const onLine = configs.filter((config) => isAliasOf(config as string, subcommand)).at(-1);
+  const alias = onLine === undefined ? place.alias?.(subcommand, directories) : aliasValue(onLine);
+  if (alias === null) return unknown(`the alias \`${subcommand}\` cannot be read`);
+  if (alias !== undefined) {
+    // `!cmd` runs a shell: a `-c` one is a nested line of the runner table, a file's is judged here.
+    if (alias.startsWith('!'))
+      return onLine === undefined ? { kind: 'alias-shell', text: alias.slice(1), directories } : judged;
+    const expanded = alias.trim().split(/\s+/);
+    if (/["'\\]/.test(alias) || expansions >= maxAliasExpansions)
+      return unknown(`the alias \`${subcommand}\` = \`${alias}\` is more than the gate reads`);
+    const before = words.slice(0, words.length - args.length - 1);
+    return judgeGit([...before, ...expanded, ...args], assignNames, place, expansions + 1);
+  }
+  if (configured) return unknown(`config handed in the environment may make \`${subcommand}\` an alias`);
   return judged;
 }
 
-/** True when a `-c` key=value may define `alias.<subcommand>`, or pull in config files that do. */
-function definesAlias(config: string, subcommand: string): boolean {
+// How many aliases in a row the gate expands (git refuses a loop; the bound ends one here).
+const maxAliasExpansions = 8;
+
+/** True when a `-c` key=value is alias.<subcommand>. */
+function isAliasOf(config: string, subcommand: string): boolean {
+  return (config.split('=', 1)[0] ?? '').toLowerCase() === `alias.${subcommand.toLowerCase()}`;
+}
+
+function aliasValue(config: HeadWord): AliasValue {
+  if (config === null) return null;
+  const equals = config.indexOf('=');
+  return equals < 0 ? null : config.slice(equals + 1);
+}
+
+/** True when a `-c` key=value pulls in config files (which may define aliases). */
+function includesConfig(config: string): boolean {
   const key = (config.split('=', 1)[0] ?? '').toLowerCase();
-  return (
-    key === `alias.${subcommand.toLowerCase()}` || key === 'include.path' || key.startsWith('includeif.')
-  );
+  return key === 'include.path' || key.startsWith('includeif.');
 }
 
 // The short options that take a value, per subcommand; the long ones come from git's own lists.

@@ -22,6 +22,11 @@ const writes: [string, string][] = [
   ['700 commands before the write', `${'true; '.repeat(700)}git push`],
   ['7,000 words before the write', `echo ${'a '.repeat(7000)}; git push`],
   ['a 60 KiB line', `echo ${'x'.repeat(60 * 1024)}; git push`],
+  // Thousands of nested lines: each is read once (the walk indexes a line's nested lines), so the
+  // work grows with the command's size, not with its square.
+  ['4,000 evals, then a write', `${"eval 'git x';".repeat(4000)}git push`],
+  ['2,800 bash -c, then a write', `${"bash -c 'git status';".repeat(2800)}git push`],
+  ['3,500 here-strings into sh, then a write', `${"sh<<<'git st';".repeat(3500)}git push`],
 ];
 
 const reads: [string, string][] = [
@@ -29,6 +34,7 @@ const reads: [string, string][] = [
   ['a read after 700 commands', `${'true; '.repeat(700)}git status`],
   ['65 nested subshells around a read', nested(65, 'git log -1')],
   ['git log of 1,300 paths', `git log -- ${files}`],
+  ['3,000 evals of a read', "eval 'git status';".repeat(3000)],
 ];
 
 describe('within 64 KiB every line is judged: the write is denied, in both modes', () => {

@@ -58,8 +58,8 @@ if (!onWindows)
         '  --work-tree) tree=$2; shift 2;; --work-tree=*) tree=${1#*=}; shift;;',
         '  --git-dir) dir=$2; shift 2;; --git-dir=*) dir=${1#*=}; shift;;',
         '  *) break;; esac; done',
-        // git writes in the work tree: --work-tree, else the folder holding --git-dir.
-        'if [ -n "$tree" ]; then cd -P "$tree" || exit 128; elif [ -n "$dir" ]; then cd -P "$dir/.." || exit 128; fi',
+        // git writes the repository --git-dir belongs to (the folder holding it), wherever --work-tree is.
+        'if [ -n "$dir" ]; then cd -P "$dir/.." || exit 128; elif [ -n "$tree" ]; then cd -P "$tree" || exit 128; fi',
         'pwd -P >> "$GIT_STUB_LOG"',
         '',
       ].join('\n'),

@@ -16,7 +16,8 @@ const table: { after: string; subcommand: string | null; directories?: HeadWord[
     { after: '--git-dir /g push', subcommand: 'push', directories: ['/g/..'] },
     { after: '--work-tree=/w push', subcommand: 'push', directories: ['/w'] },
     { after: '--work-tree /w push', subcommand: 'push', directories: ['/w'] },
-    { after: '-C /a --git-dir=.git --work-tree=w push', subcommand: 'push', directories: ['/a', 'w'] },
+    { after: '-C /a --git-dir=.git --work-tree=w push', subcommand: 'push', directories: ['/a', '.git/..'] },
+    { after: '--work-tree=/w --git-dir=/g push', subcommand: 'push', directories: ['/g/..'] },
     { after: '--git-dir $x push', subcommand: 'push', directories: [null] },
     { after: '--namespace=n push', subcommand: 'push' },
     { after: '--namespace n push', subcommand: 'push' },
@@ -58,7 +59,7 @@ describe("GIT_DIR and GIT_WORK_TREE in git's environment say what the options sa
   test.for([
     { variables: {}, after: 'push', directories: [] },
     { variables: { GIT_DIR: '/g' }, after: 'push', directories: ['/g/..'] },
-    { variables: { GIT_WORK_TREE: '/w', GIT_DIR: '/g' }, after: 'push', directories: ['/w'] },
+    { variables: { GIT_WORK_TREE: '/w', GIT_DIR: '/g' }, after: 'push', directories: ['/g/..'] },
     { variables: { GIT_DIR: '.git' }, after: '-C /a push', directories: ['/a', '.git/..'] },
     { variables: { GIT_DIR: null }, after: 'push', directories: [null] },
     { variables: { GIT_DIR: '/g' }, after: '--git-dir=/h push', directories: ['/h/..'] },

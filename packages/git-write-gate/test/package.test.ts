@@ -35,7 +35,9 @@ test.skipIf(process.platform === 'win32')('the bin ships executable, with a node
 
 test('the packed hook bundle denies a write in a managed repository, standing alone', () => {
   const repository = tempTree({
-    '.git/': '',
+    '.git/HEAD': 'ref: refs/heads/main\n',
+    '.git/objects/': '',
+    '.git/refs/': '',
     '.claude/skills/repo-profile.md': '---\nname: repo-profile\n---\n',
   });
   const payload = bashPayload('git push', { cwd: repository, sessionId: 's' });

@@ -11,6 +11,15 @@ import { profileText } from './fixtures.ts';
 // Proof that the laundering rows matter: each command is denied in a managed repository, and run
 // for real in a scratch one (with a stub gh) it makes the write the deny stands in the way of.
 
+/**
+ * git's test identity, with the user's config file in the scratch repository (HOME): never
+ * test-kit's GIT_CONFIG_GLOBAL=/dev/null, which a `git config --global` would replace with a file.
+ */
+const identityOf = (scratch: { repo: string }): Record<string, string> => ({
+  ...gitIdentity,
+  GIT_CONFIG_GLOBAL: join(scratch.repo, '.gitconfig'),
+});
+
 /** What a write leaves behind in the scratch repository. */
 type Effect =
   | 'new commit'
@@ -156,6 +165,86 @@ const tableWrites: { command: string; from?: 'outside'; makes: Effect }[] = [
   { command: 'gh repo sync', makes: 'merged pr' },
 ];
 
+// Step 6: directory moves followed as bash makes them. From the folder beside the repository
+// (`to-repo-sub` links to its sub folder), each ends in the repository and commits there.
+const directoryMoves: { command: string; from?: 'outside'; makes: Effect }[] = [
+  { command: 'set -P; cd to-repo-sub/.. && git commit -qam x', from: 'outside', makes: 'new commit' },
+  { command: 'set -eo physical; cd to-repo-sub/..; git commit -qam x', from: 'outside', makes: 'new commit' },
+  {
+    command: 'shopt -s lastpipe; echo | cd ../repo; git commit -qam x',
+    from: 'outside',
+    makes: 'new commit',
+  },
+  { command: 'cd ../repo; cd ../outside; cd ~-; git commit -qam x', from: 'outside', makes: 'new commit' },
+  { command: 'cd ../repo; cd ~+/sub && git commit -qam x', from: 'outside', makes: 'new commit' },
+  {
+    command: 'cd ../repo; cd ../outside; cd ~-/sub && git commit -qam x',
+    from: 'outside',
+    makes: 'new commit',
+  },
+  { command: 'HOME=../repo cd; git commit -qam x', from: 'outside', makes: 'new commit' },
+  {
+    command: 'shopt -s cdable_vars; r=../repo; cd r; git commit -qam x',
+    from: 'outside',
+    makes: 'new commit',
+  },
+];
+
+// Step 6: the repository found as git finds it. `prepare` runs first (in the same folder): the
+// folders git meets on its way up exist before the hook is asked.
+const discoveries: { command: string; from?: 'outside'; prepare: string; makes: Effect }[] = [
+  // an empty decoy .git folder between the cwd and the managed top: git skips it
+  { command: 'cd sub && git commit -qam x', prepare: 'mkdir -p sub/.git', makes: 'new commit' },
+  // a .git file that borrows the managed checkout's git directory (commit -a there deletes its files)
+  {
+    command: 'cd borrower && git commit -qam x',
+    from: 'outside',
+    prepare: 'mkdir borrower && echo "gitdir: ../../repo/.git" > borrower/.git',
+    makes: 'new commit',
+  },
+  // an alias in the repository's config, and one in the user's (HOME is the scratch repository)
+  { command: 'git ci3 -qam x', prepare: 'git config alias.ci3 commit', makes: 'new commit' },
+  {
+    command: 'git gp',
+    prepare: 'git config --file "$HOME/.gitconfig" alias.gp \'!git push -q origin main\'',
+    makes: 'pushed',
+  },
+  // GIT_DIR / --git-dir with the work tree elsewhere: the repository written is the git dir's
+  {
+    command: 'GIT_DIR=../repo/.git GIT_WORK_TREE=. git commit -qam x',
+    from: 'outside',
+    prepare: ':',
+    makes: 'new commit',
+  },
+  {
+    command: 'git --work-tree=. --git-dir=../repo/.git commit -qam x',
+    from: 'outside',
+    prepare: ':',
+    makes: 'new commit',
+  },
+];
+
+// Their twins: the same moves without the option (or back out again) stay outside, where the
+// gate is silent and git finds no repository.
+const directoryTwins: { command: string; prepare?: string }[] = [
+  { command: 'cd to-repo-sub/.. && git commit -qam x' },
+  { command: 'set -P; set +P; cd to-repo-sub/.. && git commit -qam x' },
+  { command: 'echo | cd ../repo; git commit -qam x' },
+  { command: 'shopt -s lastpipe; shopt -u lastpipe; echo | cd ../repo; git commit -qam x' },
+  { command: 'cd ../repo; cd ../outside; cd ~+; git commit -qam x' },
+  { command: 'HOME=../repo; HOME=. cd; git commit -qam x' },
+  { command: 'r=../repo; cd r; git commit -qam x' },
+  { command: 'shopt -s cdable_vars; r=../repo; cd r/..; git commit -qam x' },
+  // discovery twins: a decoy with no repository above, a borrowed git directory of an unmanaged
+  // repository, a git dir of another repository with the managed work tree
+  { command: 'cd d && git commit -qam x', prepare: 'mkdir -p d/.git' },
+  {
+    command: 'cd b && git commit -qam x',
+    prepare: 'git init -q p && mkdir b && echo "gitdir: ../p/.git" > b/.git',
+  },
+  { command: 'GIT_DIR=p/.git GIT_WORK_TREE=../repo git commit -qam x', prepare: 'git init -q p' },
+];
+
 // Each row makes a scratch repository with a dozen git calls, then runs bash: on a loaded machine
 // that is seconds, so the bound is generous (it only ends a hung run).
 const slow = { timeout: 120_000 };
@@ -165,10 +254,18 @@ const hasBash = process.platform !== 'win32' && spawnSync('bash', ['--version'])
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
 describe.skipIf(!hasBash)('each laundering is denied, and run for real it makes the write', () => {
-  test.for([...launderings, ...tableWrites])('$command: $makes', slow, ({ command, from, makes }) => {
+  const rows: { command: string; from?: 'outside'; prepare?: string; makes: Effect }[] = [
+    ...launderings,
+    ...tableWrites,
+    ...directoryMoves,
+    ...discoveries,
+  ];
+  test.for(rows)('$command: $makes', slow, ({ command, from, prepare, makes }) => {
     if (command.startsWith('script') && !hasScript) return;
     const scratch = makeScratch();
     const cwd = from === 'outside' ? scratch.outside : scratch.repo;
+    const prepared = { ...process.env, ...identityOf(scratch), HOME: scratch.repo };
+    if (prepare !== undefined) spawnSync('bash', ['-c', prepare], { cwd, env: prepared });
     const verdict = evaluate(bashCall(command, cwd), realContext({ env: { HOME: scratch.repo }, raw: '' }));
     expect(verdict.kind).toBe('deny');
     expect(effectsOf(scratch)).toEqual([]);
@@ -178,11 +275,40 @@ describe.skipIf(!hasBash)('each laundering is denied, and run for real it makes 
     const run = spawnSync('bash', ['-c', command], {
       cwd,
       encoding: 'utf8',
-      env: { ...process.env, ...gitIdentity, PATH: path.join(':'), HOME: scratch.repo },
+      env: { ...process.env, ...identityOf(scratch), PATH: path.join(':'), HOME: scratch.repo },
     });
     expect(effectsOf(scratch), run.stderr).toContain(makes);
   });
 });
+
+describe.skipIf(!hasBash)(
+  'each directory and discovery twin passes, and run for real it writes nothing',
+  () => {
+    test.for(directoryTwins)('$command', slow, ({ command, prepare }) => {
+      const scratch = makeScratch();
+      if (prepare !== undefined)
+        spawnSync('bash', ['-c', prepare], {
+          cwd: scratch.outside,
+          env: { ...process.env, ...identityOf(scratch), HOME: scratch.repo },
+        });
+      const verdict = evaluate(
+        bashCall(command, scratch.outside),
+        realContext({ env: { HOME: scratch.repo }, raw: '' }),
+      );
+      expect(verdict.kind).toBe('none');
+      spawnSync('bash', ['-c', command], {
+        cwd: scratch.outside,
+        env: {
+          ...process.env,
+          ...identityOf(scratch),
+          HOME: scratch.repo,
+          GIT_CEILING_DIRECTORIES: join(scratch.repo, '..'),
+        },
+      });
+      expect(effectsOf(scratch)).toEqual([]);
+    });
+  },
+);
 
 // Launchers read with their own option grammar (shell-segments' launchers.ts): each is denied,
 // and where the tool is on this machine it is also run for real.
@@ -197,6 +323,77 @@ const launched: { command: string; makes: Effect }[] = [
   { command: 'doas git commit -qam x', makes: 'new commit' },
   { command: 'doas -u root git push -q origin main', makes: 'pushed' },
 ];
+
+// Step 8: launchers outside the old list, names bound to git on the line, and the shell escapes of
+// editors and stream tools. `check` says whether this machine can run the row (root, namespaces).
+const escapes: { command: string; makes: Effect; check?: string }[] = [
+  { command: 'runuser -u root -- git commit -qam x', makes: 'new commit', check: 'runuser -u root -- true' },
+  { command: "su -c 'git commit -qam x' root", makes: 'new commit', check: 'su -c true root' },
+  { command: 'chroot --skip-chdir / git commit -qam x', makes: 'new commit', check: 'chroot / true' },
+  { command: 'unshare -r git commit -qam x', makes: 'new commit', check: 'unshare -r true' },
+  { command: 'fakeroot git commit -qam x', makes: 'new commit', check: 'fakeroot true' },
+  { command: 'prlimit --nofile=1024 git commit -qam x', makes: 'new commit', check: 'prlimit true' },
+  { command: 'setpriv --reset-env git push -q origin main', makes: 'pushed', check: 'setpriv true' },
+  { command: 'hash -p "$(command -v git)" g; g commit -qam x', makes: 'new commit' },
+  { command: 'cp "$(command -v git)" ../g && ../g commit -qam x', makes: 'new commit' },
+  { command: 'ln -s "$(command -v git)" ../g && ../g push -q origin main', makes: 'pushed' },
+  { command: "vim -es -c '!git commit -qam x' -c q", makes: 'new commit', check: 'command -v vim' },
+  {
+    command: "ed -s tracked.txt <<'EOF'\n!git commit -qam x\nq\nEOF",
+    makes: 'new commit',
+    check: 'command -v ed',
+  },
+  { command: "sed -n '1e git commit -qam x' tracked.txt", makes: 'new commit' },
+  { command: "npm exec -c 'git commit -qam x'", makes: 'new commit', check: 'command -v npm' },
+  { command: "npx -c 'git push -q origin main'", makes: 'pushed', check: 'command -v npx' },
+  // git's own command-valued config and environment
+  {
+    command: "git -c core.fsmonitor='git push -q origin HEAD:refs/heads/fsm; false' status",
+    makes: 'pushed',
+  },
+  { command: "git -c diff.external='git push -q origin HEAD:refs/heads/dx; true' diff", makes: 'pushed' },
+  { command: "GIT_EXTERNAL_DIFF='git push -q origin HEAD:refs/heads/gx; true' git diff", makes: 'pushed' },
+  { command: "GIT_EDITOR='git push -q origin HEAD:refs/heads/ed; true' git tag -a t2", makes: 'pushed' },
+  { command: "git -c core.editor='git push -q origin HEAD:refs/heads/ce; true' tag -a t3", makes: 'pushed' },
+  { command: "git -c alias.p='!git push -q origin main' p", makes: 'pushed' },
+  // aliases: written on the line, in the repository's config, in the user's
+  { command: 'git config alias.ci commit && git ci -qam x', makes: 'new commit' },
+  { command: "git config alias.pp '!git push -q origin main' && git pp", makes: 'pushed' },
+  {
+    command: 'git config alias.ci2 commit; git config --local alias.cc ci2; git cc -qam x',
+    makes: 'new commit',
+  },
+  {
+    command: 'TERM=xterm timeout 20 watch -n 1 -g git commit -qam x </dev/null',
+    makes: 'new commit',
+    check: 'command -v watch',
+  },
+];
+
+describe.skipIf(!hasBash)('each escape is denied, and run for real it makes the write', () => {
+  test.for(escapes)('$command: $makes', slow, ({ command, makes, check }) => {
+    const scratch = makeScratch();
+    const verdict = evaluate(
+      bashCall(command, scratch.repo),
+      realContext({ env: { HOME: scratch.repo }, raw: '' }),
+    );
+    expect(verdict.kind).toBe('deny');
+    if (check !== undefined && spawnSync('sh', ['-c', check], { stdio: 'ignore' }).status !== 0) return;
+    const run = spawnSync('bash', ['-c', command], {
+      cwd: scratch.repo,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: {
+        ...process.env,
+        ...identityOf(scratch),
+        HOME: scratch.repo,
+        npm_config_yes: 'true',
+        npm_config_offline: 'true',
+      },
+    });
+    expect(effectsOf(scratch), run.stderr).toContain(makes);
+  });
+});
 
 describe.skipIf(!hasBash)(
   'each launcher is unwrapped and denied, and run for real it makes the write',
@@ -216,7 +413,7 @@ describe.skipIf(!hasBash)(
       const run = spawnSync('bash', ['-c', command], {
         cwd: scratch.repo,
         encoding: 'utf8',
-        env: { ...process.env, ...gitIdentity, PATH: path.join(':'), HOME: scratch.repo },
+        env: { ...process.env, ...identityOf(scratch), PATH: path.join(':'), HOME: scratch.repo },
       });
       expect(effectsOf(scratch), run.stderr).toContain(makes);
     });

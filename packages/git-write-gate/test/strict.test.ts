@@ -169,9 +169,9 @@ const strictPaths: StrictPath[] = [
     twin: { input: bashCall('xargs -I{} git {} origin < subcommands.txt', '/repos/plain') },
   },
   {
-    name: '-c alias turning a word into a write',
-    refused: { input: bashCall('git -c alias.x=commit x') },
-    twin: { input: bashCall('git -c alias.x=commit x', '/repos/plain') },
+    name: '-c alias only known at run time',
+    refused: { input: bashCall('git -c "alias.x=$v" x') },
+    twin: { input: bashCall('git -c "alias.x=$v" x', '/repos/plain') },
   },
   {
     name: 'GIT_CONFIG_COUNT/KEY/VALUE handing an alias',
@@ -199,6 +199,11 @@ const strictPaths: StrictPath[] = [
     name: 'pathspecs read from a file',
     refused: { input: bashCall('git restore --pathspec-from-file=list.txt') },
     twin: { input: bashCall('git restore --pathspec-from-file=list.txt', '/repos/plain') },
+  },
+  {
+    name: 'a write whose --git-dir is an expansion (the repository it writes is not known)',
+    refused: { input: bashCall('git --git-dir=$HOME/.cfg/ --work-tree=$HOME commit -qm x') },
+    twin: { input: bashCall('git --git-dir=$HOME/.cfg/ --work-tree=$HOME status') },
   },
   {
     name: 'a cd into a managed repository, then a nested string that cannot be parsed',
@@ -235,6 +240,30 @@ describe.for(strictPaths)('$name', ({ refused, twin }) => {
   });
   test('strict: its twin passes', () => expect(['none', 'cannotJudge']).toContain(judge(twin, strict).kind));
   test('default: no opinion', () => expect(['none', 'cannotJudge']).toContain(judge(refused, {}).kind));
+});
+
+// Step 3: strict mode refuses only what it cannot judge. A read subcommand is a read whatever
+// repository its global options name, expansions included (a dotfiles repository in $HOME).
+const readsWithDynamicGlobals = [
+  'git --git-dir=$HOME/.cfg/ --work-tree=$HOME status',
+  'git --git-dir=$HOME/.cfg/ --work-tree=$HOME log --oneline',
+  'git --git-dir=$HOME/.cfg/ --work-tree=$HOME submodule status',
+  'git "--git-dir=$HOME/.cfg" --work-tree="$HOME" diff',
+  '/usr/bin/git --work-tree=$HOME --git-dir $HOME/.cfg status',
+];
+const writesWithDynamicGlobals = [
+  'git --git-dir=$HOME/.cfg/ --work-tree=$HOME commit -qm x',
+  'git --git-dir=$HOME/.cfg/ --work-tree=$HOME push',
+  'git $opts status', // the expansion may be the subcommand itself
+];
+
+describe('strict: a read is judged whatever its global options carry', () => {
+  test.for(readsWithDynamicGlobals)('%s: passes in a managed repository', (command) => {
+    expect(evaluate(bashCall(command), fakeContext(strict)).kind).toBe('none');
+  });
+  test.for(writesWithDynamicGlobals)('%s: refused (cannot judge where it writes)', (command) => {
+    expect(evaluate(bashCall(command), fakeContext(strict)).kind).toBe('refuse');
+  });
 });
 
 describe('runHook fail-open paths (not JSON, not an object, stdin unreadable) in strict mode', () => {

@@ -67,3 +67,5 @@ export type {
   StatementList,
   Word,
 } from './types.ts';
+/** git's global options that take their value as the next word: the runner table reads git's own command lines with it. */
+export { gitGlobalsWithValue } from './git-commands.ts';

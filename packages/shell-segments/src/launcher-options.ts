@@ -29,6 +29,7 @@ export interface LauncherSpec {
   operands?: number; // positional operands before the command (timeout DURATION, chrt PRIORITY, flock FILE)
   commandString?: boolean; // flock FILE -c 'str': after the operand, `-c` / `--command` hands a string to a shell
   command?: 'none'; // script: no command words of its own (only -c's string)
+  suCommand?: boolean; // runuser/su: command words only after `-u user` (else operands are a user and shell arguments)
 }
 
 const none: OptionSpec = { arg: 'none' };
@@ -52,6 +53,33 @@ function shortOptions(
 }
 
 const gnuStandard = { help: stop, version: stop };
+
+/** runuser and su: `-u user command…` runs the words; `-c str` hands a string to a shell; `-` is a login. */
+function suSpec(): LauncherSpec {
+  return {
+    short: shortOptions('c:fg:G:lmpPs:u:hVw:', {
+      c: { arg: 'required', effect: 'shell-string' },
+      h: stop,
+      V: stop,
+    }),
+    long: {
+      command: { arg: 'required', effect: 'shell-string' },
+      'session-command': { arg: 'required', effect: 'shell-string' },
+      fast: none,
+      group: required,
+      'supp-group': required,
+      login: none,
+      'preserve-environment': none,
+      pty: none,
+      shell: required,
+      user: required,
+      'whitelist-environment': required,
+      ...gnuStandard,
+    },
+    permute: true,
+    suCommand: true,
+  };
+}
 
 let specs: Readonly<Record<string, LauncherSpec>> | undefined;
 
@@ -261,6 +289,121 @@ function buildSpecs(): Readonly<Record<string, LauncherSpec>> {
       },
       operands: 1, // the lock file, directory or descriptor
       commandString: true,
+    },
+    // util-linux runuser / su (su-common.c): c:fg:G:lmpPs:u:hVw:. `-u user cmd…` runs the words;
+    // `-c str` hands a string to the user's shell; `runuser user` alone starts a shell.
+    runuser: suSpec(),
+    su: suSpec(),
+    // coreutils chroot NEWROOT [COMMAND…]: a program of that root, git included.
+    chroot: {
+      short: {},
+      long: { groups: required, userspec: required, 'skip-chdir': none, ...gnuStandard },
+      operands: 1,
+    },
+    // util-linux unshare: +fhVmuinpCTUrR:w:S:G:lck: — -w/--wd is where the program runs.
+    unshare: {
+      short: shortOptions('fhVmuinpCTUrR:w:S:G:lck:', {
+        w: { arg: 'required', effect: 'chdir' },
+        h: stop,
+        V: stop,
+      }),
+      long: {
+        mount: optional,
+        uts: optional,
+        ipc: optional,
+        net: optional,
+        pid: optional,
+        user: optional,
+        cgroup: optional,
+        time: optional,
+        fork: none,
+        'kill-child': optional,
+        'mount-proc': optional,
+        'mount-binfmt': optional,
+        'map-root-user': none,
+        'map-current-user': none,
+        'map-user': required,
+        'map-group': required,
+        'map-users': required,
+        'map-groups': required,
+        'map-auto': none,
+        propagation: required,
+        setgroups: required,
+        'keep-caps': none,
+        setuid: required,
+        setgid: required,
+        root: required,
+        wd: { arg: 'required', effect: 'chdir' },
+        monotonic: required,
+        boottime: required,
+        'load-interp': required,
+        ...gnuStandard,
+      },
+    },
+    // fakeroot [-l lib] [--faked bin] [-i file] [-s file] [-u] [-b fd] [--] [command]
+    fakeroot: {
+      short: shortOptions('l:i:s:ub:hv', { h: stop, v: stop }),
+      long: {
+        lib: required,
+        faked: required,
+        'unknown-is-real': none,
+        'fd-base': required,
+        help: stop,
+        version: stop,
+      },
+    },
+    // util-linux prlimit: each resource option takes an optional attached limit; -p acts on a running process.
+    prlimit: {
+      short: shortOptions('c::d::e::f::i::l::m::n::q::r::s::t::u::v::x::y::p:o:hV', {
+        p: stopWithValue,
+        h: stop,
+        V: stop,
+      }),
+      long: {
+        ...Object.fromEntries(
+          ['core', 'data', 'nice', 'fsize', 'sigpending', 'memlock', 'rss', 'nofile', 'msgqueue', 'rtprio']
+            .concat(['stack', 'cpu', 'nproc', 'as', 'locks', 'rttime'])
+            .map((name) => [name, optional]),
+        ),
+        pid: stopWithValue,
+        output: required,
+        noheadings: none,
+        raw: none,
+        verbose: none,
+        ...gnuStandard,
+      },
+    },
+    // util-linux setpriv [options] program [arguments]; -d / --list-caps run nothing.
+    setpriv: {
+      short: shortOptions('dhV', { d: stop, h: stop, V: stop }),
+      long: {
+        dump: stop,
+        'list-caps': stop,
+        nnp: none,
+        'no-new-privs': none,
+        ruid: required,
+        euid: required,
+        reuid: required,
+        rgid: required,
+        egid: required,
+        regid: required,
+        'clear-groups': none,
+        'keep-groups': none,
+        'init-groups': none,
+        groups: required,
+        'inh-caps': required,
+        'ambient-caps': required,
+        'bounding-set': required,
+        securebits: required,
+        pdeathsig: required,
+        'selinux-label': required,
+        'apparmor-profile': required,
+        'landlock-access': required,
+        'landlock-rule': required,
+        'seccomp-filter': required,
+        'reset-env': none,
+        ...gnuStandard,
+      },
     },
     script: {
       short: shortOptions('aB:c:eE:fI:O:o:qm:T:t::Vh', {

@@ -14,7 +14,8 @@ export interface Unwrapped {
 /**
  * The command words after launchers, each read with its own option grammar as the tool reads it
  * (launcher-options.ts): env, sudo, doas, command, builtin, exec, nohup, nice, stdbuf, timeout,
- * time (the program), xargs, setsid, ionice, chrt, taskset, flock, script. Long options match by
+ * time (the program), xargs, setsid, ionice, chrt, taskset, flock, script, runuser, su, chroot,
+ * unshare, fakeroot, prlimit, setpriv. Long options match by
  * any unique prefix (`sudo --us root`); an ambiguous one is an error, so nothing runs. `find` is
  * not a launcher: each of its -exec actions is a command line of its own (see parse), so the head
  * stays `find …`. A query runs no command and gives an empty head (`command -v git`, `sudo -l`,
@@ -68,6 +69,7 @@ type OptionWord = { ok: true; options: FoundOption[]; used: number } | { ok: fal
  */
 function readLauncher(spec: LauncherSpec, words: Word[], result: Unwrapped): Word[] | null {
   let i = 0;
+  let sawUser = false; // runuser/su -u user: the command words follow the options
   while (i < words.length) {
     const word = words[i] as Word;
     const value = word.value;
@@ -78,7 +80,7 @@ function readLauncher(spec: LauncherSpec, words: Word[], result: Unwrapped): Wor
         continue;
       }
       if (spec.assigns === 'env' && isEnvAssignment(word)) break;
-      if (spec.permute) {
+      if (spec.permute && !sawUser) {
         i += 1; // an operand: script reads options on past it
         continue;
       }
@@ -97,11 +99,10 @@ function readLauncher(spec: LauncherSpec, words: Word[], result: Unwrapped): Wor
       continue;
     }
     if (value.startsWith('-') && value !== '-') {
-      const read = readOptionWord(spec, words, i);
-      if (!read.ok) return null;
-      const at = applyOptions(read.options, words, i, read.used, result);
-      if (at === null) return null;
-      i = at + read.used;
+      const taken = takeOptionWord(spec, words, i, result);
+      if (taken === null) return null;
+      sawUser ||= taken.user;
+      i += taken.used;
       continue;
     }
     if (spec.assigns === 'sudo' && isSudoAssignment(word)) {
@@ -109,54 +110,15 @@ function readLauncher(spec: LauncherSpec, words: Word[], result: Unwrapped): Wor
       i += 1;
       continue;
     }
-    if (spec.permute) {
+    if (spec.permute && !sawUser) {
       i += 1;
       continue;
     }
     break;
   }
-  return commandAfter(spec, words, i, result);
-}
-
-/**
- * What the options of one word do: the offset the reading goes on from (past a sudo `-h host`), or
- * null when the launcher runs no command here (a query, `-S`, an error).
- */
-function applyOptions(
-  options: FoundOption[],
-  words: Word[],
-  start: number,
-  used: number,
-  result: Unwrapped,
-): number | null {
-  let i = start;
-  for (const option of options) {
-    const effect = option.spec.effect;
-    if (effect === 'stop') return null;
-    if (effect === 'split') return split(option.value, words, i + used, result);
-    if (effect === 'chdir' && option.value !== null) result.directories.push(option.value);
-    if (effect === 'shell-string' && option.value !== null) result.shellString = option.value;
-    if (effect === 'host' && option.value === null) {
-      // sudo: `-h` alone is help; `-h host` (a plain word, not NAME=value) names a remote host.
-      const next = words[i + 1];
-      if (
-        words[start]?.value === '-h' &&
-        next &&
-        !(next.value ?? next.text).startsWith('-') &&
-        !isSudoAssignment(next)
-      ) {
-        i += 1;
-      } else return null;
-    }
-  }
-  return i;
-}
-
-/** After a launcher's options (at `i`): its NAME=value operands, its operands, then the command words or a `-c` string. */
-function commandAfter(spec: LauncherSpec, words: Word[], start: number, result: Unwrapped): Word[] | null {
-  let i = start;
-  // script runs no command words of its own: only the string of -c, if any (shellString).
-  if (spec.command === 'none') return null;
+  // script runs no command words of its own: only the string of -c, if any (shellString); nor
+  // does su without -u (its operands are a user and the shell's arguments).
+  if (spec.command === 'none' || (spec.suCommand && !sawUser)) return null;
   if (spec.assigns === 'env') {
     // GNU env takes every word holding `=` as NAME=value (also after `--`, also `'a b=c'`).
     for (; i < words.length && isEnvAssignment(words[i] as Word); i += 1) {
@@ -173,6 +135,43 @@ function commandAfter(spec: LauncherSpec, words: Word[], start: number, result: 
     }
   }
   return i < words.length ? words.slice(i) : null;
+}
+
+/**
+ * The options of one word that starts with `-`, applied to `result`: how many words they used and
+ * whether one was runuser/su's `-u`; null when the tool runs no command here (an error, a query,
+ * env -S, sudo -h alone).
+ */
+function takeOptionWord(
+  spec: LauncherSpec,
+  words: Word[],
+  at: number,
+  result: Unwrapped,
+): { used: number; user: boolean } | null {
+  const read = readOptionWord(spec, words, at);
+  if (!read.ok) return null;
+  let used = read.used;
+  for (const option of read.options) {
+    const effect = option.spec.effect;
+    if (effect === 'stop') return null;
+    if (effect === 'split') return split(option.value, words, at + read.used, result);
+    if (effect === 'chdir' && option.value !== null) result.directories.push(option.value);
+    if (effect === 'shell-string' && option.value !== null) result.shellString = option.value;
+    if (effect === 'host' && option.value === null) {
+      // sudo: `-h` alone is help; `-h host` (a plain word, not NAME=value) names a remote host.
+      const next = words[at + 1];
+      if (
+        words[at]?.value !== '-h' ||
+        !next ||
+        (next.value ?? next.text).startsWith('-') ||
+        isSudoAssignment(next)
+      )
+        return null;
+      used += 1;
+    }
+  }
+  const user = read.options.some((option) => option.spec === spec.short.u || option.spec === spec.long.user);
+  return { used, user };
 }
 
 /** One word that starts with `-`: a long option with its value, or a cluster of short ones. */

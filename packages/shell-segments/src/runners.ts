@@ -1,5 +1,7 @@
 import { frameDepth } from './frame-depth.ts';
 import { unwrapLaunchers } from './launchers.ts';
+import { gitCommandTexts } from './git-commands.ts';
+import { toolReaders } from './tool-escapes.ts';
 import type { CommandLine, NestedKind, Redirect, Segment, TextForm, Word } from './types.ts';
 
 /** A command line a segment runs, before it is parsed: its text, or why the text is not known. */
@@ -12,7 +14,7 @@ export type NestedText = { kind: NestedKind; form: TextForm; start: number; end:
 type LineView = Pick<CommandLine, 'source' | 'segments' | 'runner'>;
 
 /** Where a text stands in a line's source, and how a changed one would be put back. */
-type Placed = { form: TextForm; start: number; end: number } & (
+export type Placed = { form: TextForm; start: number; end: number } & (
   | { text: string }
   | { text: null; message: string }
 );
@@ -30,7 +32,9 @@ const stdinFiles = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
  * `bash /dev/stdin`), what `source`/`.` reads from its input or a process substitution, the -c
  * string of `flock FILE -c 'str'` and `script -c 'str'`, BSD's `script file cmd …`, and the
  * remote command of `ssh [options] destination command …` (a line of the remote machine's shell:
- * a hook that judges this machine's state skips `remote-command`). `line` is the segment's own line.
+ * a hook that judges this machine's state skips `remote-command`), and the shell escapes of
+ * editors and stream tools (`tool-command`: vim -c '!…', ed's `!`, sed's `e`, npm exec -c, watch;
+ * tool-escapes.ts). `line` is the segment's own line.
  */
 export function findNestedTexts(segment: Segment, line: LineView): NestedText[] {
   const unwrapped = unwrapLaunchers(segment.argv);
@@ -52,6 +56,11 @@ export function findNestedTexts(segment: Segment, line: LineView): NestedText[] 
   }
   if (name === 'source' || name === '.') return sourcedTexts(segment, args, line);
   if (name === 'ssh') return sshTexts(args);
+  if (name === 'git' || name === 'git.exe')
+    return gitCommandTexts(args, segment.assigns).map((placed) => ({ kind: 'tool-command', ...placed }));
+  const tool = Object.hasOwn(toolReaders, name) ? toolReaders[name] : undefined;
+  if (tool !== undefined)
+    return tool(args, () => inputOf(segment, line)).map((placed) => ({ kind: 'tool-command', ...placed }));
   if (!shells.has(name)) return [];
   const call = readShellArgs(args);
   switch (call.kind) {

@@ -9,10 +9,24 @@ export interface SegmentVisit {
 
 /** The command lines a segment runs (bash -c, eval, env -S, find -exec), in the order they stand. */
 export function nestedRunBy(line: CommandLine, segment: Segment): Nested[] {
-  return line.nested.filter(
-    (nested) => (nested.ok ? nested.line.runner?.segment : nested.runner.segment) === segment,
-  );
+  let bySegment = runBy.get(line);
+  if (bySegment === undefined) {
+    // Indexed once per line: a walk asks for every segment, and a line may run thousands.
+    bySegment = new Map();
+    for (const nested of line.nested) {
+      const runner = nested.ok ? nested.line.runner?.segment : nested.runner.segment;
+      if (runner === undefined) continue;
+      const list = bySegment.get(runner);
+      if (list === undefined) bySegment.set(runner, [nested]);
+      else list.push(nested);
+    }
+    runBy.set(line, bySegment);
+  }
+  return [...(bySegment.get(segment) ?? [])];
 }
+
+// The nested lines of each parsed line, by the segment that runs them (a parsed tree does not change).
+const runBy = new WeakMap<CommandLine, Map<Segment, Nested[]>>();
 
 /**
  * Every segment at every depth: the top line's segments in document order, each followed at once

@@ -273,6 +273,63 @@ const rows: GrammarRow[] = [
     commands: ['doas rec a b', 'doas -u root rec a b', 'doas -n rec a b', 'doas -nu root rec a b'],
   },
   { tool: 'doas', head: '', run: false, commands: ['doas -s', 'doas -L', 'doas -C /etc/doas.conf rec a b'] },
+  // util-linux runuser / su (su-common.c: c:fg:G:lmpPs:u:hVw:): -u runs the words, -c a string
+  {
+    tool: 'runuser',
+    head: 'rec a b',
+    run: false, // needs root
+    commands: ['runuser -u root rec a b', 'runuser -u root -- rec a b', 'runuser -l -u root rec a b'],
+  },
+  {
+    tool: 'runuser',
+    head: '',
+    shellString: 'rec a b',
+    run: false,
+    commands: ["runuser -c 'rec a b' root", "runuser root -c 'rec a b'", "su - root -c 'rec a b'"],
+  },
+  {
+    tool: 'runuser',
+    head: '',
+    run: false,
+    commands: ['runuser root', 'runuser --help', 'su -', 'su root x'],
+  },
+  // coreutils chroot NEWROOT [COMMAND]
+  {
+    tool: 'chroot',
+    head: 'rec a b',
+    run: false,
+    commands: ['chroot / rec a b', 'chroot --skip-chdir / rec a b', 'chroot --userspec=0:0 / rec a b'],
+  },
+  { tool: 'chroot', head: '', run: false, commands: ['chroot --help', 'chroot /'] },
+  // util-linux unshare, fakeroot, prlimit, setpriv
+  {
+    tool: 'unshare',
+    head: 'rec a b',
+    run: false,
+    commands: ['unshare -r rec a b', 'unshare --mount --fork rec a b', 'unshare -R / -w /tmp rec a b'],
+  },
+  { tool: 'unshare', head: '', commands: ['unshare --help', 'unshare -V'] },
+  {
+    tool: 'fakeroot',
+    head: 'rec a b',
+    run: false,
+    commands: ['fakeroot rec a b', 'fakeroot -u -- rec a b', 'fakeroot -s state rec a b'],
+  },
+  { tool: 'fakeroot', head: '', commands: ['fakeroot --help', 'fakeroot -v'] },
+  {
+    tool: 'prlimit',
+    head: 'rec a b',
+    run: false,
+    commands: ['prlimit rec a b', 'prlimit --nofile=1024 rec a b', 'prlimit -n1024 -c rec a b'],
+  },
+  { tool: 'prlimit', head: '', commands: ['prlimit -p 1', 'prlimit --pid 1 rec a b', 'prlimit --help'] },
+  {
+    tool: 'setpriv',
+    head: 'rec a b',
+    run: false,
+    commands: ['setpriv rec a b', 'setpriv --reuid=0 --clear-groups rec a b', 'setpriv --nnp rec a b'],
+  },
+  { tool: 'setpriv', head: '', commands: ['setpriv -d', 'setpriv --dump rec a b', 'setpriv --list-caps'] },
 ];
 
 function unwrapped(command: string) {

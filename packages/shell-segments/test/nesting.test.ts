@@ -155,6 +155,23 @@ const trees: [string, LineShape][] = [
   ],
   ['ssh "$HOST" uptime', top('ssh "$HOST" uptime', child('remote-command@0', 'uptime'))],
   ['ssh host "$cmd"', top('ssh host "$cmd"', unread('remote-command@0', 'dynamic'))],
+  // the shell escapes of editors and stream tools (tool-escapes.ts)
+  ["vim -c '!git push' -c q", top("vim -c '!git push' -c q", child('tool-command@0', 'git push'))],
+  ["vim +'silent !git push' f", top("vim +'silent !git push' f", child('tool-command@0', 'git push'))],
+  ["vim -c 'call system(g:x)'", top("vim -c 'call system(g:x)'", unread('tool-command@0', 'dynamic'))],
+  [
+    "ed -s f <<'EOF'\n!git push\nq\nEOF",
+    top("ed -s f <<'EOF'\n!git push\nq\nEOF", child('tool-command@0', 'git push')),
+  ],
+  ["sed -n '1e git push' f", top("sed -n '1e git push' f", child('tool-command@0', 'git push'))],
+  [
+    "sed -e 's/a/b/' -e '$e git push' f",
+    top("sed -e 's/a/b/' -e '$e git push' f", child('tool-command@0', 'git push')),
+  ],
+  ["sed 's/a/b/e' f", top("sed 's/a/b/e' f", unread('tool-command@0', 'dynamic'))],
+  ["npm exec -c 'git push'", top("npm exec -c 'git push'", child('tool-command@0', 'git push'))],
+  ["npx -c 'git push'", top("npx -c 'git push'", child('tool-command@0', 'git push'))],
+  ['watch -n 5 git push', top('watch -n 5 git push', child('tool-command@0', 'git push'))],
   // input that is only known at run time
   ['sh <<EOF\ngit push $x\nEOF', top('sh <<EOF\ngit push $x\nEOF', unread('shell-input@0', 'dynamic'))],
   ['bash <<EOF\n$(cat cmds)\nEOF', top('bash <<EOF\n$(cat cmds)\nEOF', unread('shell-input@0', 'dynamic'))],
@@ -259,6 +276,16 @@ describe('no nested line', () => {
     "python3 - <<'EOF'\nimport os\nos.system('git push')\nEOF",
     'script -q /dev/null',
     'script out.log',
+    // editors and stream tools that run no shell
+    'vim -c wq f',
+    'vim +10 f',
+    "sed -n 's/a/b/p' f",
+    "sed '/^e/d' f",
+    'sed -f edits.sed f',
+    'ed -s f < script.ed',
+    "npm exec -- eslint -c '.eslintrc' .",
+    'npm test',
+    'watch',
   ])('%s', (command) => expect(topLine(command).nested).toEqual([]));
 });
 

@@ -1,0 +1,129 @@
+import { describe, expect, test } from 'vitest';
+import { evaluate } from '../src/evaluate.ts';
+import { bashCall, fakeContext, standardWorld } from './fake-context.ts';
+
+// Step 8: launchers outside the old list, names bound to git on the line, and the shell escapes of
+// editors and stream tools (shell-segments' launcher and runner tables). The deny rows are run
+// for real in real-writes.test.ts; here each has a twin that passes, and what cannot be read is
+// "cannot judge": refused in strict mode in a managed repository, silent elsewhere.
+
+const strict = { TAGOUT_HOOKS_STRICT: '1' };
+
+const rows: { deny: string; pass: string }[] = [
+  { deny: 'runuser -u root -- git commit -m x', pass: 'runuser -u root -- git status' },
+  { deny: "su -c 'git push' root", pass: "su -c 'git log' root" },
+  { deny: 'chroot --skip-chdir / git commit -m x', pass: 'chroot / git status' },
+  { deny: 'unshare -r git commit -m x', pass: 'unshare -r git diff' },
+  { deny: 'fakeroot git commit -m x', pass: 'fakeroot git status' },
+  { deny: 'prlimit --nofile=1024 git commit -m x', pass: 'prlimit -p 1 git commit -m x' },
+  { deny: 'setpriv --reset-env git push', pass: 'setpriv -d git push' },
+  { deny: 'hash -p /usr/bin/git g; g commit -m x', pass: 'hash -p /usr/bin/ls g; g commit -m x' },
+  { deny: 'cp /usr/bin/git ./g && ./g commit -m x', pass: 'cp notes.txt ./g && ./g commit -m x' },
+  { deny: 'ln -s "$(which git)" g; ./g push', pass: 'ln -s "$(which ls)" g; ./g push' },
+  { deny: "vim -c '!git commit -m x' -c q", pass: "vim -c '!git status' -c q" },
+  { deny: "vim +'silent !git push' +q f", pass: 'vim +10 -c wq f' },
+  { deny: "ed -s f <<'EOF'\n!git push\nq\nEOF", pass: "ed -s f <<'EOF'\n!git status\nq\nEOF" },
+  { deny: "sed -n '1e git commit -m x' f", pass: "sed -n 's/git commit/x/p' f" },
+  { deny: "npm exec -c 'git push'", pass: "npm exec -c 'git status'" },
+  { deny: "npx -c 'git commit -m x'", pass: "npx -c 'git log'" },
+  { deny: 'watch -n 5 git push', pass: 'watch -n 5 git status' },
+  // git's own command-valued config and environment, and the subcommands that run commands
+  { deny: "git -c core.fsmonitor='git push' status", pass: 'git -c core.fsmonitor=true status' },
+  { deny: "git -c diff.external='git commit -m x' diff", pass: "git -c diff.external='difft' diff" },
+  { deny: "GIT_EXTERNAL_DIFF='git push' git diff", pass: 'GIT_EXTERNAL_DIFF=difft git diff' },
+  { deny: "GIT_EDITOR='git push; true' git tag -a t", pass: 'GIT_EDITOR=true git tag -a t' },
+  { deny: "git -c core.editor='git push' tag -a t", pass: 'git -c core.editor=vim tag -a t' },
+  { deny: "GIT_SEQUENCE_EDITOR='git push' git status", pass: 'GIT_PAGER=cat git log' },
+  { deny: "git -c core.sshCommand='git push; ssh' fetch", pass: "git -c core.sshCommand='ssh -i k' fetch" },
+  { deny: "git -c credential.helper='!git push' fetch", pass: 'git -c credential.helper=store fetch' },
+  { deny: "git -c alias.p='!git push' p", pass: "git -c alias.p='!git status' p" },
+  { deny: 'git submodule foreach git push', pass: 'git submodule foreach git status' },
+  { deny: "git bisect run sh -c 'git commit -m x'", pass: 'git bisect run make test' },
+  {
+    deny: "git filter-branch --tree-filter 'git push' HEAD",
+    pass: "git filter-branch --tree-filter 'rm -f x' HEAD",
+  },
+];
+
+describe('each route to git is followed: the write denied, its twin passes', () => {
+  test.for(rows)('$deny', ({ deny, pass }) => {
+    expect(evaluate(bashCall(deny), fakeContext()).kind).toBe('deny');
+    expect(evaluate(bashCall(pass), fakeContext(strict)).kind).toBe('none');
+  });
+});
+
+// Where the nested line cannot be read: cannot judge (each mentions git: a line that does not is
+// not git-looking, and no opinion in every mode).
+const unreadable = [
+  "sed 's/^/git /e' f", // the pattern space runs as a command
+  "sed -n '1e' git-commands.txt", // each line runs as a command
+  "vim -c 'call system(g:git)' f",
+  "vim -c 'r !git push' f",
+  'npm exec -c "$git_command"',
+  'watch "$git_command"',
+  'ed -s f <<EOF\n!$git_command\nEOF',
+  'git -c core.hooksPath=/tmp/hooks status', // hooks from a folder of the caller's choosing
+  'git -c core.editor="$EDITOR_CMD" tag -a t',
+  'git --config-env=core.pager=PAGER_CMD log',
+  'GIT_EDITOR="$cmd" git tag -a t',
+  'git rebase --exec "$check" --abort', // --abort writes nothing, but the string is unread
+];
+
+describe('a shell escape that cannot be read is "cannot judge"', () => {
+  test.for(unreadable)(
+    '%s: refused in strict mode where managed, silent unmanaged and by default',
+    (command) => {
+      expect(evaluate(bashCall(command), fakeContext(strict)).kind).toBe('refuse');
+      expect(evaluate(bashCall(command, '/repos/plain'), fakeContext(strict)).kind).not.toBe('refuse');
+      expect(['none', 'cannotJudge']).toContain(evaluate(bashCall(command), fakeContext()).kind);
+    },
+  );
+});
+
+// Step 8: git's aliases, read from the config files git reads (the repository's, the user's XDG
+// and ~/.gitconfig, the system's; includes followed), from `-c`, and from `git config` on the line.
+const aliasWorld = {
+  ...standardWorld,
+  files: {
+    ...standardWorld.files,
+    '/repos/managed/.git/config':
+      '[core]\n\tbare = false\n[alias]\n\tci = commit\n\tst = status\n[include]\n\tpath = ../extra.gitconfig\n',
+    '/repos/managed/extra.gitconfig':
+      '[alias]\n  sync = "!git pull --rebase && git push"\n  lg = log --oneline\n',
+    '/home/u/.gitconfig': '[alias]\n\tpp = !git push origin HEAD # push it\n\tshow-it = !git status\n',
+    '/home/u/.config/git/config': '[alias]\n\tcm = commit -m\n',
+  },
+};
+const home = { HOME: '/home/u' };
+
+const aliasRows: { deny: string; pass: string }[] = [
+  { deny: 'git ci -m x', pass: 'git st' },
+  { deny: 'git sync', pass: 'git lg' },
+  { deny: 'git pp', pass: 'git show-it' },
+  { deny: 'git cm x', pass: 'git unknown-tool x' },
+  { deny: 'git -c alias.x=commit x -m y', pass: 'git -c alias.x=status x' },
+  { deny: 'git -c alias.x=ci x -m y', pass: 'git -c alias.x=st x' }, // an alias of an alias
+  { deny: 'git config alias.c2 commit; git c2 -m x', pass: 'git config alias.s2 status && git s2' },
+  {
+    deny: "git config --global alias.p2 '!git push'; git p2",
+    pass: "git config set alias.p2 '!git log'; git p2",
+  },
+];
+
+describe('an alias is judged as what it expands to', () => {
+  test.for(aliasRows)('$deny', ({ deny, pass }) => {
+    expect(evaluate(bashCall(deny), fakeContext(home, aliasWorld)).kind).toBe('deny');
+    expect(evaluate(bashCall(pass), fakeContext({ ...home, ...strict }, aliasWorld)).kind).toBe('none');
+  });
+  test('control: without the config files the same words pass', () => {
+    expect(evaluate(bashCall('git ci -m x'), fakeContext(home)).kind).toBe('none');
+  });
+  test('an alias that cannot be read is "cannot judge"', () => {
+    expect(evaluate(bashCall('git -c "alias.x=$v" x'), fakeContext(strict)).kind).toBe('refuse');
+    const looping = {
+      ...aliasWorld,
+      files: { ...aliasWorld.files, '/home/u/.gitconfig': '[alias]\n\ta = b\n\tb = a\n' },
+    };
+    expect(evaluate(bashCall('git a'), fakeContext({ ...home, ...strict }, looping)).kind).toBe('refuse');
+  });
+});
