@@ -11,7 +11,9 @@ import { carriedEnvironment, runtimeVariables } from '../src/call-environment.ts
 
 const packages = fileURLToPath(new URL('../../', import.meta.url));
 // What every guard's bundle holds besides the guard: the runtime, the shell parser, the guard kit
-// (not its CLI: install and doctor run in a shell of their own, never in a served call).
+// (not its CLI: install and doctor run in a shell of their own, never in a served call; nor the
+// MCP judge's process code in mcp/ and its entries: the judge reads its session's environment
+// whole, and a served call never runs it).
 const shared = ['fail-open', 'shell-segments', 'gate-approval'];
 const guards = ['exit-status-guard', 'git-write-gate', 'roseline-gate'];
 const readPatterns = [
@@ -28,10 +30,12 @@ const listPatterns = [
   /\bgitVariables: ReadonlySet<string> = new Set\(\[([^\]]*)\]/g,
 ];
 
+const notServed = /^(cli\/|mcp\/|judge-plugin\.ts$|judge-watch\.ts$)/;
+
 function sourcesOf(name: string): string[] {
   const src = join(packages, name, 'src');
   return readdirSync(src, { recursive: true, encoding: 'utf8' })
-    .filter((file) => /\.(ts|cts|mts)$/.test(file) && !file.startsWith('cli/') && !file.endsWith('.test.ts'))
+    .filter((file) => /\.(ts|cts|mts)$/.test(file) && !notServed.test(file) && !file.endsWith('.test.ts'))
     .map((file) => readFileSync(join(src, file), 'utf8'));
 }
 

@@ -10,6 +10,10 @@ export const readsEnvironment: readonly string[] = [
   'CDPATH', // effective-directory.ts
   'GIT_DIR', // shell-state.ts (gitVariables): where git looks
   'GIT_WORK_TREE',
+  'XDG_CONFIG_HOME', // git-aliases.ts: the config files git reads aliases from
+  'GIT_CONFIG_GLOBAL',
+  'GIT_CONFIG_SYSTEM',
+  'GIT_CONFIG_NOSYSTEM',
   'KIT_HOOKS_AUDIT', // @kit/gate-approval's audit log: its off-switch
   'XDG_STATE_HOME', // @kit/gate-approval's audit log: where it is kept
 ];

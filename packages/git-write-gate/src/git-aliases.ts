@@ -31,15 +31,28 @@ export function aliasFromFiles(
   return value;
 }
 
-/** The config files git reads for a repository whose git directory is `gitDir`, in the order git reads them. */
+/**
+ * The config files git reads for a repository whose git directory is `gitDir`, in the order git
+ * reads them: the system's (GIT_CONFIG_SYSTEM, none under GIT_CONFIG_NOSYSTEM), the user's
+ * (GIT_CONFIG_GLOBAL alone when set, else the XDG file and ~/.gitconfig), the repository's.
+ */
 export function configFiles(env: Record<string, string | undefined>, gitDir: string | null): string[] {
-  const files = ['/etc/gitconfig'];
+  const files: string[] = [];
+  if (!isTrue(env.GIT_CONFIG_NOSYSTEM)) files.push(env.GIT_CONFIG_SYSTEM || '/etc/gitconfig');
   const home = env.HOME;
   const xdg = env.XDG_CONFIG_HOME || (home ? join(home, '.config') : undefined);
-  if (xdg) files.push(join(xdg, 'git', 'config'));
-  if (home) files.push(join(home, '.gitconfig'));
+  if (env.GIT_CONFIG_GLOBAL) files.push(env.GIT_CONFIG_GLOBAL);
+  else {
+    if (xdg) files.push(join(xdg, 'git', 'config'));
+    if (home) files.push(join(home, '.gitconfig'));
+  }
   if (gitDir !== null) files.push(join(gitDir, 'config'));
   return files;
+}
+
+// git's boolean: GIT_CONFIG_NOSYSTEM=1 (or true, yes, on) turns the system file off.
+function isTrue(value: string | undefined): boolean {
+  return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
 }
 
 function aliasInFile(

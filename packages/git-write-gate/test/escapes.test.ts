@@ -115,6 +115,56 @@ describe('an alias is judged as what it expands to', () => {
     expect(evaluate(bashCall(deny), fakeContext(home, aliasWorld)).kind).toBe('deny');
     expect(evaluate(bashCall(pass), fakeContext({ ...home, ...strict }, aliasWorld)).kind).toBe('none');
   });
+  // git reads the user's file from GIT_CONFIG_GLOBAL alone when it is set, the system's from
+  // GIT_CONFIG_SYSTEM, none under GIT_CONFIG_NOSYSTEM: so does the gate.
+  const systemWorld = {
+    ...standardWorld,
+    files: { ...standardWorld.files, '/etc/gitconfig': '[alias]\n\tsc = commit\n' },
+  };
+  test.for([
+    [
+      'the XDG folder XDG_CONFIG_HOME names',
+      { ...home, XDG_CONFIG_HOME: '/home/u/xdg' },
+      'git xc -m x',
+      true,
+    ],
+    [
+      '~/.config when XDG_CONFIG_HOME names another',
+      { ...home, XDG_CONFIG_HOME: '/home/u/xdg' },
+      'git cm x',
+      false,
+    ],
+    [
+      'GIT_CONFIG_GLOBAL alone',
+      { ...home, GIT_CONFIG_GLOBAL: '/home/u/xdg/git/config' },
+      'git xc -m x',
+      true,
+    ],
+    [
+      'not ~/.gitconfig under GIT_CONFIG_GLOBAL',
+      { ...home, GIT_CONFIG_GLOBAL: '/home/u/xdg/git/config' },
+      'git pp',
+      false,
+    ],
+    ['the system file', home, 'git sc -m x', true],
+    ['no system file under GIT_CONFIG_NOSYSTEM', { ...home, GIT_CONFIG_NOSYSTEM: '1' }, 'git sc -m x', false],
+    [
+      'GIT_CONFIG_SYSTEM names it',
+      { ...home, GIT_CONFIG_SYSTEM: '/home/u/xdg/git/config' },
+      'git xc -m x',
+      true,
+    ],
+  ] as const)('%s', ([, env, command, denies]) => {
+    const world = {
+      ...aliasWorld,
+      files: {
+        ...aliasWorld.files,
+        ...systemWorld.files,
+        '/home/u/xdg/git/config': '[alias]\n\txc = commit\n',
+      },
+    };
+    expect(evaluate(bashCall(command), fakeContext(env, world)).kind).toBe(denies ? 'deny' : 'none');
+  });
   test('control: without the config files the same words pass', () => {
     expect(evaluate(bashCall('git ci -m x'), fakeContext(home)).kind).toBe('none');
   });
