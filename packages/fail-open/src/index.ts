@@ -31,6 +31,8 @@ export { tempFolderOf } from './temp-dir.ts';
 export { pingVerdictServer } from './verdict-server.ts';
 /** The one "a folder of the user's own" check (a real folder, the user's, none of the given mode bits), and its two modes. */
 export { closedToOthers, type FolderProblem, folderProblem, unwritableByOthers } from './own-folder.ts';
+/** True while a process runs (a zombie counts as ended): the kit's one idea of "alive", for a server's or a judge's pid. */
+export { processRuns } from './process-runs.ts';
 /** The values that turn a kit switch off, and the test of one. */
 export { switchedOff, switchOffValues } from './switch-values.ts';
 /** The argument that makes a hook bundle print its verdict server's state as one JSON line (doctor runs it). */

@@ -44,9 +44,9 @@ describe('findInstalledGuards: what the settings wire', () => {
       [{ strict: false }],
     ],
     [
-      'the strict plugin',
+      'the strict plugin, judged by its marketplace\u2019s kit-judge',
       { enabledPlugins: { 'git-write-gate-strict@kit': true, 'roseline-gate@kit': false } },
-      [{ guard: 'git-write-gate', strict: true, via: 'plugin' }],
+      [{ guard: 'git-write-gate', strict: true, via: 'plugin', judge: true }],
     ],
     [
       'an MCP judge handler',
@@ -78,6 +78,7 @@ const wired = (fields: Partial<InstalledGuard> = {}): InstalledGuard => ({
   strict: false,
   via: 'settings',
   judge: false,
+  judgeRecords: null,
   ...fields,
 });
 const self = { name: 'git-write-gate', idleHere: (cwd: string) => (cwd === '/plain' ? 'no profile' : null) };
@@ -121,6 +122,35 @@ describe('renderStatusLine: the words', () => {
     ],
   ] as const)('%s', ([, installed, events, facts, line]) => {
     expect(renderStatusLine(self, [...installed], [...events], facts, {})).toBe(line);
+  });
+});
+
+describe('a plugin\u2019s judge, from the session record kit-judge keeps in its data folder', () => {
+  const guard = makeGuard();
+  const project = tempTree({
+    '.claude/settings.json': JSON.stringify({ enabledPlugins: { 'example-guard@kit': true } }),
+  });
+  const record = (pid: number, problems: string[] = []) => JSON.stringify({ pid, restarts: 0, problems });
+  const sessions = '.claude/plugins/data/kit-judge-kit/sessions';
+  const home = tempTree({
+    [`${sessions}/running.json`]: record(process.pid),
+    [`${sessions}/gone.json`]: record(2 ** 22 + 1), // above Linux's pid_max default: no such process
+    [`${sessions}/partial.json`]: record(process.pid, ['roseline-gate: Cannot find module']),
+  });
+  test.for([
+    ['running', 'judge connected'],
+    ['gone', 'judge stopped'],
+    ['partial', 'judge connected, 1 not loaded'],
+    ['never', 'judge not connected'],
+  ] as const)('session %s: %s', async ([sessionId, words]) => {
+    const io = recordingIO({
+      cwd: project,
+      home,
+      env: { PATH: process.env.PATH, XDG_STATE_HOME: tempDir('status-state') },
+      stdin: async () => JSON.stringify({ session_id: sessionId, cwd: project }),
+    });
+    expect(await runCli(guard, ['statusline'], io)).toBe(0);
+    expect(io.out()).toBe(`kit: example-guard enforcing, plugin, ${words}\n`);
   });
 });
 

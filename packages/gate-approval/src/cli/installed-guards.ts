@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isJsonObject } from '@kit/fail-open';
+import { judgePluginDataFolder } from '../mcp/session-status.ts';
 import { isMonitored } from '../monitor.ts';
 import { strictStateOf } from './strict-state.ts';
 
@@ -10,13 +11,14 @@ export interface InstalledGuard {
   monitoring: boolean; // `--monitor` after the bundle
   strict: boolean; // both halves (install --strict), or the strict plugin
   via: 'settings' | 'plugin';
-  judge: boolean; // an `mcp_tool` handler names the guard: the MCP judge is wired
+  judge: boolean; // an `mcp_tool` handler names the guard, or a plugin runs it: the MCP judge is wired
+  judgeRecords: string | null; // where that judge records its sessions (a plugin's kit-judge data folder), when known
 }
 
 // A kit guard's bundle as install places it: <guard>.cjs (or .mjs, .js).
 const bundleName = /(?:^|[\\/])([a-z][a-z0-9-]*-(?:guard|gate))\.(?:cjs|mjs|js)$/;
 // A kit plugin as enabledPlugins names it: <guard>[-strict]@<marketplace>.
-const pluginName = /^([a-z][a-z0-9-]*-(?:guard|gate))(-strict)?@/;
+const pluginName = /^([a-z][a-z0-9-]*-(?:guard|gate))(-strict)?@([\w.-]+)$/;
 
 /**
  * The kit guards the settings of a session at `projectDir` wire, in user, project and local
@@ -41,14 +43,16 @@ export async function findInstalledGuards(home: string, projectDir: string): Pro
             monitoring: known.monitoring || entry.monitoring,
             strict: known.strict || entry.strict,
             judge: known.judge || entry.judge,
+            judgeRecords: known.judgeRecords ?? entry.judgeRecords,
           },
     );
   };
-  for (const file of files) for (const entry of guardsOf(await readJson(file))) add(entry);
+  const claudeDir = join(home, '.claude');
+  for (const file of files) for (const entry of guardsOf(await readJson(file), claudeDir)) add(entry);
   return [...found.values()];
 }
 
-function guardsOf(document: unknown): InstalledGuard[] {
+function guardsOf(document: unknown, claudeDir: string): InstalledGuard[] {
   if (!isJsonObject(document)) return [];
   const entries: InstalledGuard[] = [];
   const hooks = isJsonObject(document.hooks) ? document.hooks.PreToolUse : undefined;
@@ -62,14 +66,16 @@ function guardsOf(document: unknown): InstalledGuard[] {
   }
   const plugins = isJsonObject(document.enabledPlugins) ? document.enabledPlugins : {};
   for (const [id, on] of Object.entries(plugins)) {
+    // Every kit guard plugin is judged by its marketplace's kit-judge plugin (an mcp_tool handler).
     const match = pluginName.exec(id);
-    if (match?.[1] && on === true)
+    if (match?.[1] && match[3] && on === true)
       entries.push({
         guard: match[1],
         monitoring: false,
         strict: match[2] !== undefined,
         via: 'plugin',
-        judge: false,
+        judge: true,
+        judgeRecords: judgePluginDataFolder(claudeDir, match[3]),
       });
   }
   return entries;
@@ -85,6 +91,7 @@ function commandEntry(handler: Record<string, unknown>): InstalledGuard | null {
     strict: strictStateOf(handler) === 'strict',
     via: 'settings',
     judge: false,
+    judgeRecords: null,
   };
 }
 
@@ -96,7 +103,14 @@ function judgeEntry(handler: Record<string, unknown>): InstalledGuard | null {
   );
   const guard = named === undefined ? null : /[a-z][a-z0-9-]*-(?:guard|gate)/.exec(named)?.[0];
   if (guard === undefined || guard === null) return null;
-  return { guard, monitoring: false, strict: handler.onFailure === 'block', via: 'settings', judge: true };
+  return {
+    guard,
+    monitoring: false,
+    strict: handler.onFailure === 'block',
+    via: 'settings',
+    judge: true,
+    judgeRecords: null,
+  };
 }
 
 async function readJson(file: string): Promise<unknown> {

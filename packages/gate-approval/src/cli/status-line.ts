@@ -1,17 +1,18 @@
 import { spawnSync } from 'node:child_process';
-import { isJsonObject } from '@kit/fail-open';
+import { isJsonObject, processRuns } from '@kit/fail-open';
 import type { AuditEvent } from '../audit-log.ts';
 import { auditFileOf, readAuditEvents } from '../audit-read.ts';
 import type { CliIO, GuardDefinition } from '../guard.ts';
 import { parseArgs } from './args.ts';
 import { idleHere } from './idle-here.ts';
+import { judgeStateWords, readSessionStatus, sessionStatusFile } from '../mcp/session-status.ts';
 import { findInstalledGuards, type InstalledGuard } from './installed-guards.ts';
 import { fail, say } from './output.ts';
 
 /** What `statusline --help` prints beyond the synopsis. */
 export const statusLineDetails: string[] = [
   'For Claude Code\'s statusLine: {"statusLine": {"type": "command", "command": "<guard> statusline"}}. Reads the session\'s JSON on stdin.',
-  "Prints each kit guard the session's settings wire: enforcing or monitoring, strict, idle here (this guard's own words), the MCP judge (wired: connection unknown), and the session's denies from the audit trail.",
+  "Prints each kit guard the session's settings wire: enforcing or monitoring, strict, idle here (this guard's own words), the MCP judge (a plugin's: connected, not connected or stopped, from its session record; a settings one: unknown), and the session's denies from the audit trail.",
   "--then '<command>' runs the status line you already have (through sh, the same JSON on its stdin) and prints its first line before the kit's, its other lines after.",
 ];
 
@@ -33,7 +34,15 @@ export async function statusLineCommand(guard: GuardDefinition, argv: string[], 
   const installed = await findInstalledGuards(io.home, session.projectDir);
   const file = auditFileOf(io.env, io.home);
   const events = file === null || session.sessionId === null ? [] : readAuditEvents(file);
-  const ours = renderStatusLine(guard, installed, sessionEvents(events, session.sessionId), session, io.env);
+  const judge = (entry: InstalledGuard) => judgeWords(entry, session.sessionId);
+  const ours = renderStatusLine(
+    guard,
+    installed,
+    sessionEvents(events, session.sessionId),
+    session,
+    io.env,
+    judge,
+  );
   const then = parsed.value.options.get('--then');
   const theirs = then === undefined ? [] : runTheirs(then, stdin, io);
   const [first, ...rest] = theirs;
@@ -61,6 +70,12 @@ function sessionEvents(events: AuditEvent[], sessionId: string | null): AuditEve
   return sessionId === null ? [] : events.filter((event) => event.session === sessionId);
 }
 
+// A plugin's judge records each session it serves: whether it connected and still runs.
+function judgeWords(entry: InstalledGuard, sessionId: string | null): string {
+  const file = sessionStatusFile(entry.judgeRecords ?? undefined, sessionId ?? undefined);
+  return file === undefined ? 'judge unknown' : judgeStateWords(readSessionStatus(file), processRuns);
+}
+
 /**
  * One line: `kit: <guard> <state>[, N denied][, N would-deny] · …`. The guard running the command
  * adds its own "idle here"; a guard no settings wire is "not installed" when it is this one.
@@ -71,6 +86,7 @@ export function renderStatusLine(
   events: AuditEvent[],
   session: SessionFacts,
   env: Record<string, string | undefined>,
+  judge: (entry: InstalledGuard) => string = () => 'judge unknown',
 ): string {
   const names = [
     ...new Set([...installed.map((entry) => entry.guard), ...events.map((event) => event.guard)]),
@@ -84,7 +100,7 @@ export function renderStatusLine(
       words.push(entry.monitoring ? 'monitoring' : 'enforcing');
       if (entry.strict) words.push('strict');
       if (entry.via === 'plugin') words.push('plugin');
-      if (entry.judge) words.push('judge unknown');
+      if (entry.judge) words.push(judge(entry));
     }
     if (name === guard.name && entry !== undefined && idleHere(guard, session.cwd, env) !== null)
       words.push('idle here');

@@ -72,3 +72,20 @@ export function sessionRecorder(file: string | undefined): { problem: (text: str
     },
   };
 }
+
+/** The folder the kit-judge plugin of a marketplace records its sessions in: its `$CLAUDE_PLUGIN_DATA`. */
+export function judgePluginDataFolder(claudeConfigDir: string, marketplace: string): string {
+  return join(claudeConfigDir, 'plugins', 'data', `kit-judge-${marketplace}`);
+}
+
+/**
+ * What a session's record says of its judge now, in a status line's words: no record is a judge
+ * that has not connected (yet, or ever); a record whose process is gone, a judge that stopped (the
+ * host starts it again at the next guarded call); else connected, with any guard it could not load.
+ */
+export function judgeStateWords(status: SessionStatus | undefined, runs: (pid: number) => boolean): string {
+  if (status === undefined) return 'judge not connected';
+  if (!runs(status.pid)) return 'judge stopped';
+  const missing = status.problems.length;
+  return missing === 0 ? 'judge connected' : `judge connected, ${missing} not loaded`;
+}
