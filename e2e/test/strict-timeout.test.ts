@@ -88,9 +88,11 @@ describe.for(guardCases)('$guard', (guardCase) => {
     const tool = guardCase.call(installed.project).name;
     if (row.blocked !== null) {
       expect(result?.isError).toBe(true);
-      // A failed start also carries node's stack after the first line.
+      // A failed start also carries node's stack after the first line. A strict install runs the
+      // bundle with --strict (the strict switch: an exec-form handler has no env field).
+      const command = `node ${installed.handlerArg}${strict ? ' --strict' : ''}`;
       expect(result?.text.split('\n')[0], describeRun(run)).toBe(
-        `PreToolUse:${tool} hook error: [node ${installed.handlerArg}]: ${row.blocked}`,
+        `PreToolUse:${tool} hook error: [${command}]: ${row.blocked}`,
       );
       expect(deniedIds(run)).toEqual([result?.toolUseId]);
       expect(guardCase.ran(installed.project, result?.text ?? '')).toBe(false);
