@@ -4,6 +4,7 @@ import { type CommandResult, runCommand } from '@kit/test-kit';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { cliEnvironment, type ClaudeRun, findClaudeBinary, runClaude } from '../src/claude.ts';
 import type { ToolCall } from '../src/messages-api.ts';
+import { runGuardCli } from '../src/kit.ts';
 import { type InstalledPlugin, installPlugin, MARKETPLACE } from '../src/plugin.ts';
 import { deniedIds, describeRun } from '../src/scenario.ts';
 import { removeScratch, scratchRepo } from '../src/scratch.ts';
@@ -51,7 +52,7 @@ const installedIds = (home: string): string[] =>
   ).sort();
 
 let installed: InstalledPlugin;
-let monitored: { project: string; run: ClaudeRun; audit: Record<string, unknown>[] };
+let monitored: { project: string; run: ClaudeRun; audit: Record<string, unknown>[]; doctor: CommandResult };
 let promote: CommandResult;
 let enforced: { project: string; run: ClaudeRun };
 
@@ -64,7 +65,12 @@ beforeAll(async () => {
     script: [piped],
     args: ['--include-hook-events'],
   });
-  monitored = { project: monitorProject, run: monitorRun, audit: auditLines(installed.home) };
+  const audit = auditLines(installed.home);
+  const doctor = await runGuardCli(source, 'exit-status-guard', ['doctor'], {
+    cwd: await scratchRepo('plugin-monitor-doctor', {}),
+    home: installed.home,
+  });
+  monitored = { project: monitorProject, run: monitorRun, audit, doctor };
   // The promote command as the README writes it, through a shell, with the CLI on PATH as `claude`.
   const env = cliEnvironment('http://127.0.0.1:9', installed.home);
   promote = await runCommand('sh', ['-c', promoteCommand], {
@@ -99,10 +105,21 @@ describe('exit-status-guard-monitor@kit', () => {
     expect(preToolUseHooks(run), describeRun(run)).toHaveLength(run.toolResults.length);
   });
 
-  test('the would-deny is in the audit trail of the HOME, with its rule and command', () => {
+  test('the would-deny is in the audit trail of the HOME, with its guard and command', () => {
     expect(monitored.audit, describeRun(monitored.run)).toMatchObject([
       { guard: 'exit-status-guard', event: 'would-deny', command: piped.input.command },
     ]);
+  });
+
+  test('doctor says monitoring, proves the judge denies the control as enforce mode would, and names the promote command', () => {
+    const { doctor } = monitored;
+    expect(doctor.exitCode, doctor.stdout + doctor.stderr).toBe(0);
+    for (const line of [
+      /^ok {3}the plugin's handler \(the exit-status-guard-monitor entry of .*marketplace\.json\): matcher Bash, mcp_tool plugin:kit-judge:judge judge, timeout 5 s, monitoring \(/m,
+      /^ok {3}positive control denied through the judge server plugin:kit-judge:judge, as the handler asks it$/m,
+    ])
+      expect(doctor.stdout).toMatch(line);
+    expect(doctor.stdout).toContain(`To enforce: \`${promoteCommand}\``);
   });
 });
 
