@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type CommandResult, runCommand } from '@kit/test-kit';
+import { type CommandResult, repoRoot, runCommand } from '@kit/test-kit';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { cliEnvironment, type ClaudeRun, findClaudeBinary, runClaude } from '../src/claude.ts';
 import type { ToolCall } from '../src/messages-api.ts';
@@ -124,6 +124,13 @@ describe('exit-status-guard-monitor@kit', () => {
 });
 
 describe('promoted with the one command the README gives', () => {
+  test.for(['README.md', 'packages/exit-status-guard/README.md'])(
+    '%s gives the command as run here',
+    (readme) => {
+      expect(readFileSync(join(repoRoot, readme), 'utf8')).toContain(promoteCommand);
+    },
+  );
+
   test('the command succeeds and leaves exit-status-guard@kit (and kit-judge) installed, not the monitor', () => {
     expect(promote.exitCode, `${promote.stdout}\n${promote.stderr}`).toBe(0);
     expect(installedIds(installed.home)).toEqual([
