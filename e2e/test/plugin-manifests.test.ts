@@ -39,18 +39,11 @@ function judgeHandler(
   strict = false,
   monitor = false,
 ): Record<string, unknown> {
-  const { payload } = judgeInput(guard);
   return {
     type: 'mcp_tool',
     server: judgeServer,
     tool: 'judge',
-    input: {
-      guard,
-      plugin,
-      ...(strict ? { strict: true } : {}),
-      ...(monitor ? { monitor: true } : {}),
-      payload,
-    },
+    input: judgeInput(guard, { plugin, strict, monitor }),
     timeout: 5,
     ...(strict ? { onFailure: 'block' } : {}),
   };

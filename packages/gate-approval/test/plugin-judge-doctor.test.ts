@@ -22,18 +22,11 @@ const guardPlugin = (home: string, name = 'example-guard') =>
 
 /** The handler a guard plugin ships: the kit-judge server, the guard's payload template. */
 function mcpHandler(plugin: string, strict: boolean, monitor = false): Record<string, unknown> {
-  const { guard: name, payload } = judgeInput('example-guard');
   return {
     type: 'mcp_tool',
     server: 'plugin:kit-judge:judge',
     tool: 'judge',
-    input: {
-      guard: name,
-      plugin,
-      ...(strict ? { strict: true } : {}),
-      ...(monitor ? { monitor: true } : {}),
-      payload,
-    },
+    input: judgeInput('example-guard', { plugin, strict, monitor }),
     timeout: 5,
     ...(strict ? { onFailure: 'block' } : {}),
   };
