@@ -1,6 +1,7 @@
 // Installs a guard from this checkout into a project, with no @kit package on any registry: the
 // route that works before the first publish. Usage:
 //   node scripts/install-from-checkout.mjs <guard> <project> [--plugin] [more install arguments]
+//   node scripts/install-from-checkout.mjs <guard>-monitor <project> --plugin   (the monitor plugin)
 // Settings route (default): builds the packages if they are not built, packs the guard and the
 // primitives it depends on with `pnpm pack` (which writes real versions where the workspace has
 // `workspace:^`), and runs `npx -p <each tarball> <guard> install --project` in the project. The
@@ -24,7 +25,14 @@ import { join, resolve } from 'node:path';
 
 const root = resolve(new URL('..', import.meta.url).pathname);
 const tools = join(root, '.tools');
-const plugins = { 'git-write-gate-strict': 'git-write-gate' };
+// The plugins that are a variant of a guard's package (their marketplace entry inlines its hooks).
+const guardFolders = readdirSync(join(root, 'packages')).filter(
+  (name) => name.endsWith('-gate') || name.endsWith('-guard'),
+);
+const plugins = {
+  'git-write-gate-strict': 'git-write-gate',
+  ...Object.fromEntries(guardFolders.map((guard) => [`${guard}-monitor`, guard])),
+};
 const say = (text) => process.stdout.write(`${text}\n`);
 const run = (command, args, cwd) => {
   say(`$ ${[command, ...args].join(' ')}`);
@@ -88,12 +96,7 @@ function buildMarketplace(tarballs) {
 
 function main(argv) {
   const [plugin, projectArg, ...more] = argv;
-  const known = [
-    ...readdirSync(join(root, 'packages')).filter(
-      (name) => name.endsWith('-gate') || name.endsWith('-guard'),
-    ),
-    ...Object.keys(plugins),
-  ];
+  const known = [...guardFolders, ...Object.keys(plugins)];
   if (plugin === undefined || projectArg === undefined || !known.includes(plugin)) {
     process.stderr.write(
       `usage: node scripts/install-from-checkout.mjs <${known.join('|')}> <project> [--plugin] [install arguments]\n`,
@@ -121,7 +124,10 @@ function installFrom(tarballs, { plugin, guard, project, asPlugin, rest }) {
     run('claude', ['plugin', 'install', `${plugin}@kit`, '--scope', 'project'], project);
     return 0;
   }
-  if (plugin !== guard) throw new Error(`${plugin} is a plugin: add --plugin, or install ${guard} --strict`);
+  if (plugin !== guard)
+    throw new Error(
+      `${plugin} is a plugin: add --plugin, or install ${guard} ${plugin.endsWith('-monitor') ? '--monitor' : '--strict'}`,
+    );
   const args = ['--yes', ...tarballs.flatMap((file) => ['-p', file]), guard, 'install', '--project', ...rest];
   run('npx', args, project);
   return 0;

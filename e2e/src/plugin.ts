@@ -16,8 +16,8 @@ import { scratchDir } from './scratch.ts';
 /** The marketplace's name, as the checkout's .claude-plugin/marketplace.json declares it. */
 export const MARKETPLACE = 'kit';
 
-/** The kit's plugins: one per guard, and git-write-gate's strict variant. */
-export type PluginName = GuardName | 'git-write-gate-strict';
+/** The kit's plugins: one per guard, git-write-gate's strict variant and each guard's monitor variant. */
+export type PluginName = GuardName | 'git-write-gate-strict' | `${GuardName}-monitor`;
 
 /** The package that ships the kit-judge plugin (the MCP judge every guard plugin depends on). */
 export const JUDGE_PACKAGE = 'gate-approval';
@@ -27,7 +27,7 @@ const PLUGIN_PACKAGES: readonly PluginPackage[] = [...GUARDS, JUDGE_PACKAGE];
 
 /** The guard package a plugin comes from. */
 export function guardOfPlugin(plugin: PluginName): GuardName {
-  return plugin === 'git-write-gate-strict' ? 'git-write-gate' : plugin;
+  return GUARDS.find((guard) => plugin === guard || plugin.startsWith(`${guard}-`)) as GuardName;
 }
 
 /**

@@ -20,17 +20,17 @@ const { tree, call, ran, opener } = guardCases.find(
 ) as (typeof guardCases)[number];
 
 /** The README's line, in the project's folder, with HOME a scratch one and `claude` the pinned CLI on PATH. */
-async function installFromCheckout(label: string, extra: string[]) {
+async function installFromCheckout(label: string, extra: string[], plugin = 'exit-status-guard') {
   const project = await scratchRepo(label, tree);
   const home = await scratchDir(`${label}-home`);
   const bin = await scratchDir(`${label}-bin`);
   symlinkSync(findClaudeBinary(), join(bin, 'claude'));
   const result = await runCommand(
     process.execPath,
-    [join(repoRoot, 'scripts', 'install-from-checkout.mjs'), 'exit-status-guard', project, ...extra],
+    [join(repoRoot, 'scripts', 'install-from-checkout.mjs'), plugin, project, ...extra],
     { cwd: project, env: { ...process.env, HOME: home, PATH: pathWith(bin) }, timeoutMs: 300_000 },
   );
-  return { project, home, result };
+  return { project, home, bin, result };
 }
 
 describe.each([
@@ -48,4 +48,34 @@ describe.each([
     expect(deniedIds(run)).toEqual([toolResult?.toolUseId]);
     expect(ran(project, toolResult?.text ?? '')).toBe(false);
   });
+});
+
+// The monitor plugin the same way, then the README's promote command for a project-scope install, as
+// written, in the project: the call runs unseen by the model, then is denied.
+const promoteInProject =
+  'claude plugin uninstall exit-status-guard-monitor@kit --scope project && claude plugin install exit-status-guard@kit --scope project';
+
+test('install-from-checkout.mjs exit-status-guard-monitor --plugin: the call runs; promoted, it is denied', {
+  timeout: 500_000,
+}, async () => {
+  const { project, home, bin, result } = await installFromCheckout(
+    'plugin-monitor',
+    ['--plugin'],
+    'exit-status-guard-monitor',
+  );
+  expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(0);
+  const watched = await runClaude({ cwd: project, home, script: [call(project)] });
+  const [unseen] = watched.toolResults;
+  expect(unseen?.isError, describeRun(watched)).toBe(false);
+  expect(deniedIds(watched)).toEqual([]);
+  const promote = await runCommand('sh', ['-c', promoteInProject], {
+    cwd: project,
+    env: { ...process.env, HOME: home, PATH: pathWith(bin) },
+    timeoutMs: 120_000,
+  });
+  expect(promote.exitCode, `${promote.stdout}\n${promote.stderr}`).toBe(0);
+  const enforced = await runClaude({ cwd: project, home, script: [call(project)] });
+  const [denied] = enforced.toolResults;
+  expect(denied?.text.startsWith(opener), describeRun(enforced)).toBe(true);
+  expect(deniedIds(enforced)).toEqual([denied?.toolUseId]);
 });

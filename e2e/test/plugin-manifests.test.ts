@@ -31,14 +31,19 @@ async function expectPacked(folder: string, files: string[]): Promise<void> {
 /** The one server every guard plugin's handler names: the kit-judge plugin's `judge`. */
 const judgeServer = 'plugin:kit-judge:judge';
 
-/** A guard plugin's PreToolUse handler: the judge's hidden tool, asked for `guard` on behalf of `plugin`, 5 s. */
-function judgeHandler(guard: string, plugin: string, strict = false): Record<string, unknown> {
-  const { payload } = judgeInput(guard);
+/** A guard plugin's PreToolUse handler: the judge's hidden tool, asked for `guard` on behalf of `plugin`
+ * (in strict mode, or in monitor mode), 5 s. */
+function judgeHandler(
+  guard: string,
+  plugin: string,
+  strict = false,
+  monitor = false,
+): Record<string, unknown> {
   return {
     type: 'mcp_tool',
     server: judgeServer,
     tool: 'judge',
-    input: strict ? { guard, plugin, strict: true, payload } : { guard, plugin, payload },
+    input: judgeInput(guard, { plugin, strict, monitor }),
     timeout: 5,
     ...(strict ? { onFailure: 'block' } : {}),
   };
@@ -173,6 +178,27 @@ describe('the marketplace (.claude-plugin/marketplace.json)', () => {
     );
   });
 
+  test.for(guardCases.map((guardCase) => guardCase.guard))(
+    '%s-monitor: the same package, with the judge handler in monitor mode (no onFailure), as hooks/monitor.json has it',
+    async (guard) => {
+      const marketplace = await readKitMarketplace();
+      const { version } = await readJson(join(packageDir(guard), 'package.json'));
+      const matcher = guardCases.find((guardCase) => guardCase.guard === guard)?.call(packageDir(guard)).name;
+      const hooks = {
+        PreToolUse: [{ matcher, hooks: [judgeHandler(guard, `${guard}-monitor`, false, true)] }],
+      };
+      expect(marketplace.plugins.find((plugin) => plugin.name === `${guard}-monitor`)).toEqual(
+        expect.objectContaining({
+          source: { source: 'npm', package: `@kit/${guard}`, version },
+          hooks,
+          dependencies: ['kit-judge'],
+        }),
+      );
+      // The entry inlines the package's monitor.json: Claude Code reads no hooks file path in an entry.
+      expect((await readJson(join(packageDir(guard), 'hooks', 'monitor.json'))).hooks).toEqual(hooks);
+    },
+  );
+
   test('claude plugin validate --strict passes on the checkout', async () => {
     const result = await runClaudeCommand(
       ['plugin', 'validate', '--strict', repoRoot],
@@ -212,6 +238,7 @@ describe('scripts/plugin-versions.mjs keeps the copies of each version in step',
       `packages/git-write-gate/.claude-plugin/plugin.json: version is ${manifest.version}, its package is at 9.9.9`,
       `.claude-plugin/marketplace.json: plugins["git-write-gate"].source.version is ${manifest.version}, its package is at 9.9.9`,
       `.claude-plugin/marketplace.json: plugins["git-write-gate-strict"].source.version is ${manifest.version}, its package is at 9.9.9`,
+      `.claude-plugin/marketplace.json: plugins["git-write-gate-monitor"].source.version is ${manifest.version}, its package is at 9.9.9`,
     ]);
 
     const sync = await run(['--root', root]);
@@ -231,9 +258,12 @@ describe('scripts/plugin-versions.mjs keeps the copies of each version in step',
     expect(versions).toEqual([
       ['kit-judge', await versionOf(JUDGE_PACKAGE)],
       ['exit-status-guard', await versionOf('exit-status-guard')],
+      ['exit-status-guard-monitor', await versionOf('exit-status-guard')],
       ['git-write-gate', '9.9.9'],
       ['git-write-gate-strict', '9.9.9'],
+      ['git-write-gate-monitor', '9.9.9'],
       ['roseline-gate', await versionOf('roseline-gate')],
+      ['roseline-gate-monitor', await versionOf('roseline-gate')],
     ]);
   });
 });

@@ -83,7 +83,7 @@ let exitStatus: { installed: InstalledPlugin; session: Session };
 let gate: { installed: InstalledPlugin; managed: Session; plain: Session };
 let strict: { installed: InstalledPlugin; managed: Session; bundleRemoved: Session };
 let roseline: { installed: InstalledPlugin; session: Session };
-const installs = (): Record<PluginName, InstalledPlugin> => ({
+const installs = (): Record<Exclude<PluginName, `${string}-monitor`>, InstalledPlugin> => ({
   'exit-status-guard': exitStatus.installed,
   'git-write-gate': gate.installed,
   'git-write-gate-strict': strict.installed,

@@ -1,6 +1,6 @@
 // The plugin route's monitor mode: each guard ships hooks/monitor.json, its hooks.json with
-// `"monitor": true` in the judge handler's input (a marketplace entry names it: "hooks":
-// "./hooks/monitor.json"). Each handler's input is filled as the host fills it and sent to the MCP
+// `"monitor": true` and `"plugin": "<guard>-monitor"` in the judge handler's input (the marketplace's
+// <guard>-monitor entry inlines it: Claude Code 2.1.332 reads no hooks file path in an entry). Each handler's input is filled as the host fills it and sent to the MCP
 // judge the kit-judge plugin runs: through hooks.json the guard's deny call is denied (the control),
 // through monitor.json it is answered with no opinion and a would-deny is in the audit trail.
 import { existsSync, readFileSync } from 'node:fs';
@@ -25,8 +25,9 @@ const auditEvents = (state: string): string[] => {
 };
 
 describe.each(guardCases)('$guard', (guardCase) => {
-  test('monitor.json is hooks.json with "monitor": true in the judge input', () => {
+  test('monitor.json is hooks.json with "monitor": true and the monitor plugin in the judge input', () => {
     const plain = hooksOf(guardCase.guard, 'hooks.json');
+    plain.PreToolUse[0].hooks[0].input.plugin = `${guardCase.guard}-monitor`;
     plain.PreToolUse[0].hooks[0].input.monitor = true;
     expect(hooksOf(guardCase.guard, 'monitor.json')).toEqual(plain);
   });

@@ -61,4 +61,4 @@ export type { GuardJudge, JudgeSpec } from './mcp/guard-judge.ts';
 /** The MCP judge's process entry: `runJudgeProcess(process.argv.slice(2))` in a guard's dist/mcp.cjs. */
 export { runJudgeProcess } from './mcp/judge-process.ts';
 /** An `mcp_tool` handler's `input` for a guard: its name and the PreToolUse payload as a template. */
-export { judgeInput } from './mcp/payload-template.ts';
+export { type JudgeAsking, judgeInput } from './mcp/payload-template.ts';

@@ -21,13 +21,12 @@ const guardPlugin = (home: string, name = 'example-guard') =>
   join(home, `.claude/plugins/cache/kit/${name}/1.0.0`);
 
 /** The handler a guard plugin ships: the kit-judge server, the guard's payload template. */
-function mcpHandler(plugin: string, strict: boolean): Record<string, unknown> {
-  const { guard: name, payload } = judgeInput('example-guard');
+function mcpHandler(plugin: string, strict: boolean, monitor = false): Record<string, unknown> {
   return {
     type: 'mcp_tool',
     server: 'plugin:kit-judge:judge',
     tool: 'judge',
-    input: strict ? { guard: name, plugin, strict: true, payload } : { guard: name, plugin, payload },
+    input: judgeInput('example-guard', { plugin, strict, monitor }),
     timeout: 5,
     ...(strict ? { onFailure: 'block' } : {}),
   };
@@ -47,11 +46,11 @@ const judgeModule = [
 ].join('\n');
 
 /**
- * A HOME with the guard plugin `plugin` (the plain one, or the strict variant whose handler is in its
- * marketplace entry) and the kit-judge plugin installed and enabled from marketplace `kit`: the
+ * A HOME with the guard plugin `plugin` (the plain one, or the strict or monitor variant whose handler
+ * is in its marketplace entry) and the kit-judge plugin installed and enabled from marketplace `kit`: the
  * judge's copy holds this package's own .mcp.json and dist/judge-plugin.cjs.
  */
-function homeWithJudge(plugin: 'example-guard' | 'example-guard-strict'): string {
+function homeWithJudge(plugin: 'example-guard' | 'example-guard-strict' | 'example-guard-monitor'): string {
   const home = tempTree();
   const marketplace = join(home, 'marketplace');
   const folder = guardPlugin(home, plugin);
@@ -78,6 +77,11 @@ function homeWithJudge(plugin: 'example-guard' | 'example-guard-strict'): string
           name: 'example-guard-strict',
           source: './plugins/example-guard',
           ...hooksOf(mcpHandler(plugin, true)),
+        },
+        {
+          name: 'example-guard-monitor',
+          source: './plugins/example-guard',
+          ...hooksOf(mcpHandler(plugin, false, true)),
         },
       ],
     }),
@@ -151,6 +155,17 @@ describe('doctor on the plugin route: the mcp_tool handler, proven through the k
       [
         /^ok {3}the plugin's handler \(the example-guard-strict entry of .*marketplace\.json\): matcher Bash, mcp_tool plugin:kit-judge:judge judge, timeout 5 s, strict \("strict": true: the judge asks the guard in strict mode\), onFailure block \(the host blocks the call when the judge fails\)$/m,
         /^ok {3}positive control denied through the judge server plugin:kit-judge:judge, as the handler asks it$/m,
+      ],
+    ],
+    [
+      'the monitor variant: its marketplace entry handler, reported as monitoring, the control judged as enforce mode judges it, and the promote command',
+      'example-guard-monitor',
+      () => undefined,
+      0,
+      [
+        /^ok {3}the plugin's handler \(the example-guard-monitor entry of .*marketplace\.json\): matcher Bash, mcp_tool plugin:kit-judge:judge judge, timeout 5 s, monitoring \("monitor": true: the judge judges each call as enforce mode does, records each would-deny in the audit trail and tells the model nothing\)$/m,
+        /^ok {3}positive control denied through the judge server plugin:kit-judge:judge, as the handler asks it$/m,
+        /^ok {3}monitoring: example-guard-monitor@kit denies nothing; `example-guard report` lists what it would have denied\. To enforce: `claude plugin uninstall example-guard-monitor@kit && claude plugin install example-guard@kit`$/m,
       ],
     ],
     [
@@ -255,6 +270,7 @@ describe('doctor on the plugin route: the mcp_tool handler, proven through the k
     edit(home);
     const result = await cli(guard, ['doctor'], { cwd: tempRepo(), home });
     for (const line of lines) expect(result.stdout).toMatch(line);
+    if (plugin !== 'example-guard-monitor') expect(result.stdout).not.toMatch(/monitoring/);
     expect(result.code, result.stdout).toBe(code);
   });
 });

@@ -49,9 +49,29 @@ describe('findInstalledGuards: what the settings wire', () => {
       [{ guard: 'git-write-gate', strict: true, via: 'plugin', judge: true }],
     ],
     [
+      'a monitor plugin: monitoring, judged by kit-judge',
+      { enabledPlugins: { 'exit-status-guard-monitor@kit': true } },
+      [{ guard: 'exit-status-guard', monitoring: true, strict: false, via: 'plugin', judge: true }],
+    ],
+    [
+      'the plain plugin: enforcing',
+      { enabledPlugins: { 'exit-status-guard@kit': true } },
+      [{ guard: 'exit-status-guard', monitoring: false, strict: false, via: 'plugin' }],
+    ],
+    [
       'an MCP judge handler',
       preToolUse({ type: 'mcp_tool', server: 'kit-judge', tool: 'judge', input: { guard: 'roseline-gate' } }),
-      [{ guard: 'roseline-gate', judge: true }],
+      [{ guard: 'roseline-gate', judge: true, monitoring: false }],
+    ],
+    [
+      'an MCP judge handler in monitor mode',
+      preToolUse({
+        type: 'mcp_tool',
+        server: 'kit-judge',
+        tool: 'judge',
+        input: { guard: 'roseline-gate', monitor: true },
+      }),
+      [{ guard: 'roseline-gate', judge: true, monitoring: true }],
     ],
     [
       'another tool\u2019s handler: nothing',
@@ -152,6 +172,30 @@ describe('a plugin\u2019s judge, from the session record kit-judge keeps in its 
     expect(await runCli(guard, ['statusline'], io)).toBe(0);
     expect(io.out()).toBe(`kit: example-guard enforcing, plugin, ${words}\n`);
   });
+});
+
+test.for([
+  ['example-guard@kit', 'kit: example-guard enforcing, plugin, judge connected\n'],
+  ['example-guard-monitor@kit', 'kit: example-guard monitoring, plugin, judge connected\n'],
+] as const)('the command, with the plugin %s enabled: %j', async ([plugin, line]) => {
+  const project = tempTree({
+    '.claude/settings.json': JSON.stringify({ enabledPlugins: { [plugin]: true } }),
+  });
+  const home = tempTree({
+    '.claude/plugins/data/kit-judge-kit/sessions/s1.json': JSON.stringify({
+      pid: process.pid,
+      restarts: 0,
+      problems: [],
+    }),
+  });
+  const io = recordingIO({
+    cwd: project,
+    home,
+    env: { PATH: process.env.PATH, XDG_STATE_HOME: tempDir('status-state') },
+    stdin: async () => JSON.stringify({ session_id: 's1', cwd: project }),
+  });
+  expect(await runCli(makeGuard(), ['statusline'], io)).toBe(0);
+  expect(io.out()).toBe(line);
 });
 
 test.for([

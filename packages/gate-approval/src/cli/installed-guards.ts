@@ -17,8 +17,8 @@ export interface InstalledGuard {
 
 // A kit guard's bundle as install places it: <guard>.cjs (or .mjs, .js).
 const bundleName = /(?:^|[\\/])([a-z][a-z0-9-]*-(?:guard|gate))\.(?:cjs|mjs|js)$/;
-// A kit plugin as enabledPlugins names it: <guard>[-strict]@<marketplace>.
-const pluginName = /^([a-z][a-z0-9-]*-(?:guard|gate))(-strict)?@([\w.-]+)$/;
+// A kit plugin as enabledPlugins names it: <guard>[-strict|-monitor]@<marketplace>.
+const pluginName = /^([a-z][a-z0-9-]*-(?:guard|gate))(-strict|-monitor)?@([\w.-]+)$/;
 
 /**
  * The kit guards the settings of a session at `projectDir` wire, in user, project and local
@@ -71,8 +71,8 @@ function guardsOf(document: unknown, claudeDir: string): InstalledGuard[] {
     if (match?.[1] && match[3] && on === true)
       entries.push({
         guard: match[1],
-        monitoring: false,
-        strict: match[2] !== undefined,
+        monitoring: match[2] === '-monitor',
+        strict: match[2] === '-strict',
         via: 'plugin',
         judge: true,
         judgeRecords: judgePluginDataFolder(claudeDir, match[3]),
@@ -95,7 +95,8 @@ function commandEntry(handler: Record<string, unknown>): InstalledGuard | null {
   };
 }
 
-// An `mcp_tool` handler names its guard in its input (`"guard": "git-write-gate"`) or its server.
+// An `mcp_tool` handler names its guard in its input (`"guard": "git-write-gate"`) or its server;
+// `"monitor": true` in its input is monitor mode.
 function judgeEntry(handler: Record<string, unknown>): InstalledGuard | null {
   const input = isJsonObject(handler.input) ? handler.input : {};
   const named = [input.guard, handler.server].find(
@@ -105,7 +106,7 @@ function judgeEntry(handler: Record<string, unknown>): InstalledGuard | null {
   if (guard === undefined || guard === null) return null;
   return {
     guard,
-    monitoring: false,
+    monitoring: input.monitor === true,
     strict: handler.onFailure === 'block',
     via: 'settings',
     judge: true,

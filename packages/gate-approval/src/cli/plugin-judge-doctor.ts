@@ -30,12 +30,11 @@ export async function checkPluginJudge(
 ): Promise<Check[]> {
   const { guard, io } = context;
   const blocks = handler.onFailure === 'block';
-  const strict = isJsonObject(handler.input) && handler.input.strict === true;
-  const modes = `${strict ? ', strict ("strict": true: the judge asks the guard in strict mode)' : ''}${blocks ? ', onFailure block (the host blocks the call when the judge fails)' : ''}`;
+  const monitoring = isMonitorHandler(handler);
   const checks: Check[] = [
     {
       ok: true,
-      text: `the plugin's handler (${from}): matcher ${guard.matcher}, mcp_tool ${String(handler.server)} ${String(handler.tool)}, timeout ${String(handler.timeout)} s${modes}`,
+      text: `the plugin's handler (${from}): matcher ${guard.matcher}, mcp_tool ${String(handler.server)} ${String(handler.tool)}, timeout ${String(handler.timeout)} s${modesOf(handler)}`,
     },
   ];
   const marketplace = plugin.id.split('@')[1] ?? '';
@@ -75,7 +74,9 @@ export async function checkPluginJudge(
     const data = join(scratch, `${judgePluginName}-${judge.id.split('@')[1] ?? marketplace}`);
     await mkdir(data);
     const env = { HOME: io.home, CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: data };
-    checks.push(...(await judgeControl(context, { ...server, env }, handler, judgePluginServer)));
+    // A monitor handler's control is sent as enforce mode sends it: the judge judges both alike.
+    const asked = monitoring ? enforcingHandler(handler) : handler;
+    checks.push(...(await judgeControl(context, { ...server, env }, asked, judgePluginServer)));
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -84,7 +85,37 @@ export async function checkPluginJudge(
       ok: false,
       text: `this handler has "onFailure": "block" (strict): until it is fixed, the host blocks every ${guard.matcher} call it matches`,
     });
+  if (monitoring) checks.push({ ok: true, text: monitoringText(guard.name, plugin.id) });
   return checks;
+}
+
+/** True when the handler asks the judge in monitor mode (`"monitor": true` in its input: a `<guard>-monitor` plugin). */
+export function isMonitorHandler(handler: Record<string, unknown>): boolean {
+  return isJsonObject(handler.input) && handler.input.monitor === true;
+}
+
+// The modes a handler asks for, in words, after its matcher and timeout.
+function modesOf(handler: Record<string, unknown>): string {
+  const strict = isJsonObject(handler.input) && handler.input.strict === true;
+  return [
+    strict ? ', strict ("strict": true: the judge asks the guard in strict mode)' : '',
+    isMonitorHandler(handler)
+      ? ', monitoring ("monitor": true: the judge judges each call as enforce mode does, records each would-deny in the audit trail and tells the model nothing)'
+      : '',
+    handler.onFailure === 'block' ? ', onFailure block (the host blocks the call when the judge fails)' : '',
+  ].join('');
+}
+
+// The handler as the enforcing plugin has it: its input without `"monitor": true`.
+function enforcingHandler(handler: Record<string, unknown>): Record<string, unknown> {
+  const { monitor: _monitor, ...input } = handler.input as Record<string, unknown>;
+  return { ...handler, input };
+}
+
+/** What doctor says of a monitor plugin: it denies nothing, and the one command that makes it enforce. */
+export function monitoringText(guardName: string, pluginId: string): string {
+  const marketplace = pluginId.split('@')[1] ?? '';
+  return `monitoring: ${pluginId} denies nothing; \`${guardName} report\` lists what it would have denied. To enforce: \`claude plugin uninstall ${pluginId} && claude plugin install ${guardName}@${marketplace}\``;
 }
 
 function fail(checks: Check[], text: string): Check[] {

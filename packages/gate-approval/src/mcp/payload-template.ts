@@ -11,9 +11,25 @@ export function payloadTemplate(): Record<string, string> {
   return Object.fromEntries(payloadFields.map((field) => [field, `\${${field}}`]));
 }
 
-/** A judge handler's whole `input`: the guard to ask and the payload template. */
-export function judgeInput(guard: string): { guard: string; payload: Record<string, string> } {
-  return { guard, payload: payloadTemplate() };
+/** How a plugin's judge handler asks: on behalf of which plugin, in strict mode, in monitor mode. */
+export interface JudgeAsking {
+  plugin?: string;
+  strict?: boolean;
+  monitor?: boolean;
+}
+
+/** A judge handler's whole `input`: the guard to ask, how (each mode only when asked), and the payload template. */
+export function judgeInput(
+  guard: string,
+  { plugin, strict = false, monitor = false }: JudgeAsking = {},
+): { guard: string; payload: Record<string, string> } & JudgeAsking {
+  return {
+    guard,
+    ...(plugin === undefined ? {} : { plugin }),
+    ...(strict ? { strict: true } : {}),
+    ...(monitor ? { monitor: true } : {}),
+    payload: payloadTemplate(),
+  };
 }
 
 /**
