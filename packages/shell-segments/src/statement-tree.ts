@@ -222,7 +222,10 @@ function listsUnder(top: StatementList): StatementList[] {
   return found;
 }
 
-/** The pipeline whose stages carry `pipeline.id === id` (a segment's or a compound frame's placement), or null. */
+/**
+ * The pipeline whose stages carry `pipeline.id === id` (a segment's or a compound frame's placement), or null.
+ * @deprecated `pipeline.id` is: a stage's pipeline is its statement's `parent` (`leafOf(line, segment).parent`).
+ */
 export function pipelineById(line: CommandLine, id: number): PipelineStatement | null {
   const [first] = line.statements;
   if (first === undefined) return null;
