@@ -290,29 +290,19 @@ function statementsAfter(own: SimpleStatement | CompoundStatement): Statement[] 
  * (a compound: the part it came through; a simple command: the one whose substitution holds it).
  */
 export function topStatement(shell: Shell, segment: Segment): Statement {
-  const leaf = leafOf(shell.line, segment);
-  let statement: SimpleStatement | CompoundStatement | undefined = leaf;
-  let through: StatementList | undefined;
-  for (
-    let list = leaf && listOf(leaf);
-    statement !== undefined && list !== undefined && list.parent !== null;
-  ) {
-    through = list;
+  let statement: SimpleStatement | CompoundStatement | null | undefined = leafOf(shell.line, segment);
+  let through: StatementList | null = null;
+  while (statement && listOf(statement).parent !== null) {
+    through = listOf(statement);
     while (through.parent?.kind === 'list') through = through.parent;
-    statement = through.parent ?? undefined;
-    list = statement && listOf(statement);
+    statement = through.parent;
   }
-  if (statement === undefined || statement === leaf) return segmentStatement(segment);
+  if (!statement || through === null) return segmentStatement(segment);
   // A heredoc body is not the command's text: a substitution in it is a statement of its own.
-  if (statement.kind === 'simple' && through?.frame.inHeredoc !== true)
+  if (statement.kind === 'simple' && through.frame.inHeredoc !== true)
     return segmentStatement(statement.segment);
-  const placement = through?.frame.placement;
-  if (
-    through !== undefined &&
-    statement.kind === 'compound' &&
-    statement.parts.includes(through) &&
-    placement
-  )
+  const placement = through.frame.placement;
+  if (statement.kind === 'compound' && statement.parts.includes(through) && placement)
     return compoundStatement(through.frame, placement);
   return statusExit(shell, segment).statement;
 }
