@@ -2,8 +2,11 @@ import { type BashToolInput, bashInput, deny, type HookInput, none, type Verdict
 import {
   type CommandLine,
   hasStructure,
+  leafOf,
+  listOfFrame,
   parse,
   type Segment,
+  substitutionOwner,
   unwrapLaunchers,
   walkSegments,
 } from '@kit/shell-segments';
@@ -64,7 +67,8 @@ export function findHit(top: CommandLine): Hit | null {
     if (!isDownloadToStdout(segment)) continue;
     const frame = segment.context.at(-1);
     if (frame?.kind === 'process-substitution' || frame?.kind === 'command-substitution') {
-      const owner = frame.owner === undefined ? undefined : line.segments[frame.owner];
+      const list = listOfFrame(line, frame);
+      const owner = list === undefined ? undefined : substitutionOwner(list)?.segment;
       if (owner === undefined) continue;
       if (frame.kind === 'process-substitution' && runsItsOperand(owner))
         return { route: 'process-substitution', download: segment, runner: owner };
@@ -72,14 +76,13 @@ export function findHit(top: CommandLine): Hit | null {
         return { route: 'command-substitution', download: segment, runner: owner };
       continue;
     }
-    const pipeline = segment.pipeline;
-    if (pipeline === null) continue;
-    const runner = line.segments.find(
-      (later) =>
-        later.pipeline?.id === pipeline.id &&
-        later.pipeline.index > pipeline.index &&
-        readsStdinScript(later),
-    );
+    const stage = leafOf(line, segment);
+    if (stage?.parent.kind !== 'pipeline') continue;
+    const stages = stage.parent.stages;
+    const runner = stages
+      .slice(stages.indexOf(stage) + 1)
+      .flatMap((later) => (later.kind === 'simple' ? [later.segment] : []))
+      .find(readsStdinScript);
     if (runner !== undefined) return { route: 'pipe', download: segment, runner };
   }
   return null;

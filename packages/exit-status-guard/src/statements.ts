@@ -1,6 +1,7 @@
 import type {
   CompoundStatement,
   Context,
+  StatementList,
   ListOp,
   Placement,
   Segment,
@@ -18,7 +19,14 @@ import {
 } from '@kit/shell-segments';
 import type { Shell } from './shell.ts';
 
-/** A statement of a list: a simple command (one segment) or a compound one (a frame with its placement). */
+/**
+ * A statement of a list: a simple command (one segment) or a compound one (a frame with its placement).
+ * It stays beside the tree's statements because the rules' unit is a compound's part, not the whole
+ * compound: a rewrite edits at a part's own span (`if …; then` up to the body's frame end, before its
+ * `fi`), a relay or a check is the part it ends in, and conditionExit's statement runs from an if /
+ * while condition to a later part, which no node of the tree is. Its spans are what the rewrites
+ * splice at; finding one (topStatement, isReRaised) walks the tree.
+ */
 export type Statement =
   | {
       kind: 'segment';
@@ -221,45 +229,6 @@ function conditionExit(
   };
 }
 
-/**
- * True when a statement of a subshell or group is followed by `NAME=$?` and the list ends in
- * `exit $NAME` / `return $NAME`, with no state change in between: the list's status is the statement's.
- */
-function isReRaised(shell: Shell, statement: Statement, frame: Context): boolean {
-  if (
-    (statement.then !== ';' && statement.then !== 'newline') ||
-    (frame.kind !== 'subshell' && frame.kind !== 'group')
-  )
-    return false;
-  const statements = statementsIn(shell, frame);
-  const at = statements.findIndex((each) => each.start === statement.start && each.end === statement.end);
-  const next = statements[at + 1];
-  const last = statements[statements.length - 1];
-  if (at < 0 || next?.kind !== 'segment' || last?.kind !== 'segment' || next === last) return false;
-  const capture = findStatusCaptures(shell.line).find((each) => each.capture === next.segment);
-  if (!capture?.readers.includes(last.segment) || !reRaisers.has(last.segment.argv[0]?.value ?? ''))
-    return false;
-  return !shell.segments.some(
-    (segment, i) => segment.start >= next.end && segment.end <= last.start && shell.roles[i]?.containsMutator,
-  );
-}
-
-/** The top-level statement a segment sits in. */
-export function topStatement(shell: Shell, segment: Segment): Statement {
-  const main = segment.context[0] as Context;
-  const child = segment.context[1];
-  if (child === undefined) return segmentStatement(segment);
-  const found = statementsIn(shell, main).find(
-    (statement) => statement.kind === 'frame' && statement.frame === child,
-  );
-  if (found) return found;
-  // Inside a substitution of a top-level segment: that segment is the statement.
-  const owner = statementsIn(shell, main).find(
-    (statement) => statement.start <= segment.start && statement.end >= segment.end,
-  );
-  return owner ?? statusExit(shell, segment).statement;
-}
-
 /** Frames whose variables the rest of the shell still sees: not subshells, substitutions, loops or function bodies. */
 const sameShellKinds = new Set(['main', 'group', 'if-condition', 'if-body', 'else-body', 'case-body']);
 
@@ -274,4 +243,66 @@ export function isCapturedInShell(segment: Segment, statement: Statement): boole
       ? segment.context
       : segment.context.slice(0, segment.context.indexOf(statement.frame));
   return outer.every((frame) => sameShellKinds.has(frame.kind));
+}
+
+/**
+ * True when a statement of a subshell or group is followed by `NAME=$?` and the list ends in
+ * `exit $NAME` / `return $NAME`, with no state change in between: the list's status is the statement's.
+ */
+function isReRaised(shell: Shell, statement: Statement, frame: Context): boolean {
+  if (
+    (statement.then !== ';' && statement.then !== 'newline') ||
+    (frame.kind !== 'subshell' && frame.kind !== 'group')
+  )
+    return false;
+  const own = treeStatementOf(shell, statement);
+  if (own === undefined || listOf(own).frame !== frame || !isLastPart(own, statement)) return false;
+  const rest = statementsAfter(own);
+  const next = rest[0];
+  const last = rest.at(-1);
+  if (next?.kind !== 'segment' || last?.kind !== 'segment' || next === last) return false;
+  const capture = findStatusCaptures(shell.line).find((each) => each.capture === next.segment);
+  if (!capture?.readers.includes(last.segment) || !reRaisers.has(last.segment.argv[0]?.value ?? ''))
+    return false;
+  return !shell.segments.some(
+    (segment, i) => segment.start >= next.end && segment.end <= last.start && shell.roles[i]?.containsMutator,
+  );
+}
+
+/** True for a simple command's statement, and for the last part of a compound that holds a segment. */
+function isLastPart(own: TreeStatement, statement: Statement): boolean {
+  if (statement.kind === 'segment') return true;
+  const last = statementsOfTree(own).at(-1);
+  return last?.kind === 'frame' && last.frame === statement.frame;
+}
+
+/** The rules' statements after a tree statement in its list, in order: the rest of its pipeline, then the next statements. */
+function statementsAfter(own: SimpleStatement | CompoundStatement): Statement[] {
+  const pipeline = own.parent.kind === 'pipeline' ? own.parent : null;
+  const stages = pipeline === null ? [] : pipeline.stages.slice(pipeline.stages.indexOf(own) + 1);
+  const list = listOf(own);
+  const after = list.statements.slice(list.statements.indexOf(pipeline ?? own) + 1);
+  return [...stages, ...after].flatMap(statementsOfTree);
+}
+
+/**
+ * The top-level statement a segment sits in: the statement of the main list its leaf stands under
+ * (a compound: the part it came through; a simple command: the one whose substitution holds it).
+ */
+export function topStatement(shell: Shell, segment: Segment): Statement {
+  let statement: SimpleStatement | CompoundStatement | null | undefined = leafOf(shell.line, segment);
+  let through: StatementList | null = null;
+  while (statement && listOf(statement).parent !== null) {
+    through = listOf(statement);
+    while (through.parent?.kind === 'list') through = through.parent;
+    statement = through.parent;
+  }
+  if (!statement || through === null) return segmentStatement(segment);
+  // A heredoc body is not the command's text: a substitution in it is a statement of its own.
+  if (statement.kind === 'simple' && through.frame.inHeredoc !== true)
+    return segmentStatement(statement.segment);
+  const placement = through.frame.placement;
+  if (statement.kind === 'compound' && statement.parts.includes(through) && placement)
+    return compoundStatement(through.frame, placement);
+  return statusExit(shell, segment).statement;
 }

@@ -10,6 +10,7 @@ import {
   type SimpleStatement,
   type StatementList,
   segmentsUnder,
+  substitutionOwner,
   unwrapLaunchers,
   type Word,
 } from '@kit/shell-segments';
@@ -584,7 +585,7 @@ function blockOfList(list: StatementList, blocks: Map<Context, Block>): Block {
     const stages = statement.kind === 'pipeline' ? statement.stages : [statement];
     const made = stages.flatMap((stage) => {
       if (stage.kind === 'compound') apart.push(...stage.substitutions);
-      else apart.push(...stage.substitutions.filter((each) => each.frame.owner === undefined));
+      else apart.push(...stage.substitutions.filter((each) => substitutionOwner(each) === null));
       const item = itemOf(stage, blocks);
       return item === null ? [] : [item];
     });
@@ -618,7 +619,7 @@ function blockOfList(list: StatementList, blocks: Map<Context, Block>): Block {
 /** The item of a simple or compound statement; null for a compound none of whose parts holds a segment. */
 function itemOf(statement: SimpleStatement | CompoundStatement, blocks: Map<Context, Block>): Item | null {
   if (statement.kind === 'simple') {
-    const owned = statement.substitutions.filter((each) => each.frame.owner !== undefined);
+    const owned = statement.substitutions.filter((each) => substitutionOwner(each) === statement);
     const before = bySegments(owned).map((each) => blockOfList(each, blocks));
     return { kind: 'segment', segment: statement.segment, start: statement.segment.start, before };
   }

@@ -17,6 +17,7 @@ export {
   leafOf,
   listOf,
   listOfFrame,
+  ownedSubstitutions,
   pipelineById,
   segmentsUnder,
   substitutionOwner,

@@ -1,6 +1,7 @@
 import { frameDepth } from './frame-depth.ts';
 import { unwrapLaunchers } from './launchers.ts';
 import { gitCommandTexts } from './git-commands.ts';
+import { leafOf, ownedSubstitutions } from './statement-tree.ts';
 import { toolReaders } from './tool-escapes.ts';
 import type { CommandLine, NestedKind, Redirect, Segment, TextForm, Word } from './types.ts';
 
@@ -9,9 +10,6 @@ export type NestedText = { kind: NestedKind; form: TextForm; start: number; end:
   | { text: string }
   | { text: null; message: string } // only known at run time
 );
-
-/** What the readers see of the segment's own line. */
-type LineView = Pick<CommandLine, 'source' | 'segments' | 'runner'>;
 
 /** Where a text stands in a line's source, and how a changed one would be put back. */
 export type Placed = { form: TextForm; start: number; end: number } & (
@@ -36,7 +34,7 @@ const stdinFiles = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
  * editors and stream tools (`tool-command`: vim -c '!…', ed's `!`, sed's `e`, npm exec -c, watch;
  * tool-escapes.ts). `line` is the segment's own line.
  */
-export function findNestedTexts(segment: Segment, line: LineView): NestedText[] {
+export function findNestedTexts(segment: Segment, line: CommandLine): NestedText[] {
   const unwrapped = unwrapLaunchers(segment.argv);
   const { head, splitString } = unwrapped;
   if (splitString !== null) return [splitStringText(segment, splitString, head.slice(1))];
@@ -179,19 +177,18 @@ function hasLaterC(words: Word[], from: number): boolean {
  * aliases, a process substitution's output (`<(echo 'git push')`); null for any other file,
  * which is out of reach (a script written earlier and run now is not read).
  */
-function scriptFileText(segment: Segment, word: Word, line: LineView): Placed | null {
+function scriptFileText(segment: Segment, word: Word, line: CommandLine): Placed | null {
   if (word.value !== null && stdinFiles.has(word.value)) {
     const input = inputOf(segment, line);
     return input === 'file' ? null : input;
   }
   if (word.value !== null) return null;
-  const substitution = line.segments
-    .flatMap((each) => each.context)
+  const substitution = ownedSubstitutions(leafOf(line, segment))
+    .map((list) => list.frame)
     .find(
       (frame) =>
         frame.kind === 'process-substitution' &&
         frame.direction === '<' &&
-        frame.owner === segment.index &&
         frame.start === word.start &&
         frame.end === word.end,
     );
@@ -208,7 +205,7 @@ function scriptFileText(segment: Segment, word: Word, line: LineView): Placed | 
 }
 
 /** `source file` / `. file`: only its input or a process substitution is read. */
-function sourcedTexts(segment: Segment, args: Word[], line: LineView): NestedText[] {
+function sourcedTexts(segment: Segment, args: Word[], line: CommandLine): NestedText[] {
   const operands = args[0]?.value === '--' ? args.slice(1) : args;
   const file = operands[0];
   if (file === undefined) return [];
@@ -278,16 +275,18 @@ const scriptLongValues = new Set([
  * heredoc, a here-string, a literal echo/printf/cat piped in), why it is not known, 'file' for a
  * `< file` (out of reach), or null for the call's own input (nothing, for the top line's main list).
  */
-function inputOf(segment: Segment, line: LineView): Placed | 'file' | null {
+function inputOf(segment: Segment, line: CommandLine): Placed | 'file' | null {
   const redirected = redirectedInput(segment);
   if (redirected !== null) return redirected;
-  const pipeline = segment.pipeline;
-  if (pipeline !== null && pipeline.index > 0) {
-    const producer = line.segments.find(
-      (each) => each.pipeline?.id === pipeline.id && each.pipeline.index === pipeline.index - 1,
-    );
-    if (producer === undefined) return dynamicAt(segment, 'its input is the output of a compound command');
-    return outputOf(producer);
+  const leaf = leafOf(line, segment);
+  if (leaf?.parent.kind === 'pipeline') {
+    const stages = leaf.parent.stages;
+    const producer = stages[stages.indexOf(leaf) - 1];
+    if (producer !== undefined) {
+      if (producer.kind !== 'simple')
+        return dynamicAt(segment, 'its input is the output of a compound command');
+      return outputOf(producer.segment);
+    }
   }
   // Inside a compound, or in a nested line, the input comes from around it: a redirection or a
   // pipe the segment does not show (`{ bash; } <<< 'git push'`, `echo … | bash -c bash`).

@@ -169,6 +169,12 @@ export function substitutionOwner(list: StatementList): SimpleStatement | null {
   return held && parent !== null && parent.kind === 'simple' ? parent : null;
 }
 
+/** The `$( )`, backticks and `<( )` a simple command's words hold, through any `$(( ))`: those it is the substitutionOwner of. */
+export function ownedSubstitutions(statement: SimpleStatement | undefined): StatementList[] {
+  if (statement === undefined) return [];
+  return substitutionLists(statement.substitutions).filter((list) => substitutionOwner(list) === statement);
+}
+
 const leavesByLine = new WeakMap<CommandLine, Map<Segment, SimpleStatement>>();
 
 /** The simple statement of a line's tree whose leaf is `segment` (one of `line.segments`); undefined for another line's. */
@@ -216,7 +222,10 @@ function listsUnder(top: StatementList): StatementList[] {
   return found;
 }
 
-/** The pipeline whose stages carry `pipeline.id === id` (a segment's or a compound frame's placement), or null. */
+/**
+ * The pipeline whose stages carry `pipeline.id === id` (a segment's or a compound frame's placement), or null.
+ * @deprecated `pipeline.id` is: a stage's pipeline is its statement's `parent` (`leafOf(line, segment).parent`).
+ */
 export function pipelineById(line: CommandLine, id: number): PipelineStatement | null {
   const [first] = line.statements;
   if (first === undefined) return null;

@@ -33,7 +33,17 @@ export interface Redirect {
 /** Where a statement (a simple command, or a compound one) stands in its list and pipeline. */
 export interface Placement {
   // make check | tail -5: index 0 of 2, op = the pipe after this stage (null on the last stage)
-  pipeline: { id: number; index: number; size: number; op: '|' | '|&' | null } | null;
+  pipeline: {
+    /**
+     * Shared by the stages of one pipeline.
+     * @deprecated Walk `CommandLine.statements`: a stage's pipeline is `leafOf(line, segment).parent`
+     * (a compound stage: `enclosingStatement(listOfFrame(line, frame)).parent`), a `PipelineStatement` whose `stages` are in order.
+     */
+    id: number;
+    index: number;
+    size: number;
+    op: '|' | '|&' | null;
+  } | null;
   then: ListOp | null; // a && b: a.then = '&&'; the terminator as written; null when nothing follows it in its list
   background: boolean; // stmt &
   negated: boolean; // ! stmt
@@ -67,7 +77,12 @@ export interface Context {
   end: number;
   placement: Placement | null; // compound frames: the compound statement's own placement
   direction?: '<' | '>'; // process substitution
-  owner?: number; // substitutions: index, in the same line's segments, of the segment whose words/redirects hold it
+  /**
+   * Substitutions: index, in the same line's segments, of the segment whose words/redirects hold it.
+   * @deprecated Walk `CommandLine.statements`: the holder is `substitutionOwner(listOfFrame(line, frame))`
+   * (its `.segment`); a segment's own substitutions are `ownedSubstitutions(leafOf(line, segment))`.
+   */
+  owner?: number;
   inHeredoc?: boolean; // substitution found inside an unquoted heredoc body
   /**
    * The parts of one if (elif, else), while/until (condition, body), for, case share it.
