@@ -41,7 +41,13 @@ export type ShellOption = 'physical' | 'lastpipe' | 'cdable_vars' | 'allexport';
 
 /** An option as the line left it: true, false, or null when the line does not show which. */
 export function optionOf(state: ShellState, option: ShellOption): boolean | null {
-  return state.options.get(option) ?? false;
+  return optionIn(state.options, option);
+}
+
+/** An option in a map of options: absent is bash's default, off; null stays "not known" (`??` would make it off). */
+function optionIn(options: ReadonlyMap<ShellOption, boolean | null>, option: ShellOption): boolean | null {
+  const value = options.get(option);
+  return value === undefined ? false : value;
 }
 
 /** The variables that say which repository git writes in, followed where the line exports them. */
@@ -164,8 +170,8 @@ function joinOptions(
   if (a === b || (a.size === 0 && b.size === 0)) return a;
   const options = new Map<ShellOption, boolean | null>();
   for (const name of new Set([...a.keys(), ...b.keys()])) {
-    const left = a.get(name) ?? false;
-    options.set(name, left === (b.get(name) ?? false) ? left : null);
+    const left = optionIn(a, name);
+    options.set(name, left === optionIn(b, name) ? left : null);
   }
   return options;
 }
