@@ -72,6 +72,7 @@ interface LineFrame {
 interface LineState {
   afterInit: boolean; // `git init` came earlier on the line
   configured: boolean; // GIT_CONFIG_COUNT, GIT_CONFIG_PARAMETERS… assigned earlier on the line
+  configCommand: string | null; // why that config may run a command (core.editor in GIT_CONFIG_KEY_0…)
   findings: Finding[];
   gitNames: ReadonlyMap<string, 'git' | 'gh'>; // names the line binds to git or gh (hash -p, a copy or link of the binary)
 }
@@ -95,6 +96,7 @@ export function findWrites(top: CommandLine, cwd: Where, world: WalkWorld): Line
   const state: LineState = {
     afterInit: false,
     configured: false,
+    configCommand: null,
     findings: [],
     gitNames: gitBoundNames(top),
   };
@@ -114,6 +116,7 @@ export function findWrites(top: CommandLine, cwd: Where, world: WalkWorld): Line
       ...unwrapped.assigns.map((assign) => assign.name),
     ];
     if (assignsConfig(segment, unwrapped.head)) state.configured = true;
+    state.configCommand ??= configCommandWhy(segment, unwrapped);
     for (const nested of nestedRunBy(line, segment)) {
       if (!nested.ok) continue;
       const findAction = nested.line.runner?.kind === 'find-exec';
@@ -244,6 +247,46 @@ function assignsConfig(segment: Segment, head: readonly Word[]): boolean {
   return head
     .slice(1)
     .some((word) => configVariables.test(/^([A-Za-z_][A-Za-z0-9_]*)/.exec(word.text)?.[1] ?? ''));
+}
+
+// Config keys whose value git runs as a command, or that make it run programs of the caller's choosing.
+const commandKey =
+  /^(core\.(editor|pager|fsmonitor|sshcommand|hookspath|askpass)|sequence\.editor|diff\.external|credential\..*helper|gpg\.(\w+\.)?program|(diff|merge|filter)\..+\.(command|driver|textconv|clean|smudge|process)|pager\..+|interactive\.difffilter|uploadpack\.packobjectshook)$/i;
+
+/**
+ * Why config the segment hands git through the environment may run a command (GIT_CONFIG_KEY_n
+ * naming core.editor, diff.external…, or GIT_CONFIG_PARAMETERS holding one), or why that cannot
+ * be told (an expansion); null when it runs none. An alias among it is judged as aliases are.
+ */
+function configCommandWhy(segment: Segment, unwrapped: ReturnType<typeof unwrapLaunchers>): string | null {
+  const pairs: { name: string; value: string | null }[] = [
+    ...segment.assigns.map((assign) => ({
+      name: assign.name,
+      value: assign.indexed || assign.append ? null : assign.value,
+    })),
+    ...unwrapped.assigns.map(({ name, value }) => ({ name, value: /[$`\\]/.test(value) ? null : value })),
+  ];
+  const command = unwrapped.head[0]?.value;
+  if (command === 'export' || command === 'declare' || command === 'typeset' || command === 'readonly')
+    for (const word of unwrapped.head.slice(1)) {
+      const match = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(word.value ?? word.text);
+      if (match !== null)
+        pairs.push({ name: match[1] as string, value: word.value?.slice(match[0].length) ?? null });
+    }
+  for (const { name, value } of pairs) {
+    const keys = /^GIT_CONFIG_KEY_\d+$/.test(name)
+      ? [value]
+      : name === 'GIT_CONFIG_PARAMETERS'
+        ? value === null
+          ? [null]
+          : [...value.matchAll(/'([^'=]*)'?=?/g)].map((found) => found[1] as string)
+        : [];
+    for (const key of keys) {
+      if (key === null) return `${name} hands git config only known at run time, which may run a command`;
+      if (commandKey.test(key)) return `${name} hands git ${key}, whose value git runs as a command`;
+    }
+  }
+  return null;
 }
 
 interface Judged {
@@ -382,8 +425,10 @@ function judgeWords(
   }
   if (judged.init) state.afterInit = true;
   for (const shell of judged.aliasShells) judgeAliasShell(shell, judging, world);
-  if (values[0] && /^git(\.exe)?$/i.test(programName(values[0])))
+  if (values[0] && /^git(\.exe)?$/i.test(programName(values[0]))) {
     judgeExportedCommands(segment, unwrapped, reached, { judging, world, where: launchedIn });
+    if (state.configCommand !== null) unknown('nested', state.configCommand, launchedIn);
+  }
   // After `git init` the later git segments work in a fresh repository; gh acts on a remote.
   if (judged.write !== null && (!state.afterInit || judged.write.write === 'pr-merge')) {
     state.findings.push({

@@ -97,6 +97,11 @@ const unreadable = [
   'git rebase --exec "$check" --abort', // --abort writes nothing, but the string is unread
   'export GIT_EDITOR="$x"; git tag -a t', // exported, only known at run time
   "set -$opts; GIT_EDITOR='git push'; git tag -a t", // set -a or not: the line does not show
+  // config handed through the environment that names a command-valued key (or cannot be read)
+  "export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0='git push'; git tag -a t",
+  "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=diff.external GIT_CONFIG_VALUE_0='git push' git diff",
+  `export GIT_CONFIG_PARAMETERS="'core.pager'='git push'"; git log`,
+  'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0="$k" GIT_CONFIG_VALUE_0=x git log',
   'vim -es f <<EOF\n!$git_command\nEOF',
   "vim -es f <<'EOF'\nr !git push\nEOF", // :r !cmd reads a command's output: not followed
 ];
@@ -110,6 +115,15 @@ describe('a shell escape that cannot be read is "cannot judge"', () => {
       expect(['none', 'cannotJudge']).toContain(evaluate(bashCall(command), fakeContext()).kind);
     },
   );
+});
+
+// Their twins: config through the environment that runs no command is a read as before.
+test.for([
+  'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x git tag -a t',
+  `export GIT_CONFIG_PARAMETERS="'user.name'='x'"; git log`,
+  'export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=color.ui GIT_CONFIG_VALUE_0=never; git diff',
+])('%s: passes in strict mode', (command) => {
+  expect(evaluate(bashCall(command), fakeContext(strict)).kind).toBe('none');
 });
 
 // chroot NEWROOT: git, its config and the repository it finds are another root's. A write or an
