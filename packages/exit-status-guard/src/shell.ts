@@ -37,12 +37,30 @@ export function readShells(top: CommandLine, registry: Registry): Shell {
   return shells.get(top) as Shell;
 }
 
+// Tools whose exit status is that of the command line they run: `npm exec -c '…'`, `npx -c '…'`.
+const statusCarryingTools: ReadonlySet<string> = new Set(['npm', 'npx']);
+
+/**
+ * Whether the rules judge a nested line: every one but a tool-command line of a tool that exits
+ * with a status of its own (vim's and ed's `!`, sed's `e`, watch): no status of the line reaches
+ * the caller there, and a rewrite could not be spliced back into the tool's own text (vim expands
+ * `%` and `!` in it, sed ends it at the line's end), so those lines get no opinion here.
+ */
+function isJudgedHere(line: CommandLine): boolean {
+  const runner = line.runner;
+  if (runner === null || runner.kind !== 'tool-command') return true;
+  const tool = unwrapLaunchers(runner.segment.argv).head[0]?.value;
+  return typeof tool === 'string' && statusCarryingTools.has(tool.slice(tool.lastIndexOf('/') + 1));
+}
+
 function shellOf(
   line: CommandLine,
   shells: ReadonlyMap<CommandLine, Shell>,
   roleOfWords: (words: readonly string[]) => HeadRole,
 ): Shell {
-  const children = line.nested.flatMap((nested) => (nested.ok ? [shells.get(nested.line) as Shell] : []));
+  const children = line.nested.flatMap((nested) =>
+    nested.ok && isJudgedHere(nested.line) ? [shells.get(nested.line) as Shell] : [],
+  );
   const shell: Shell = { line, source: line.source, segments: line.segments, roles: [], children };
   shell.roles = line.segments.map((segment) => {
     const run = children.filter((child) => child.line.runner?.segment === segment);

@@ -635,6 +635,24 @@ export const cases: Case[] = [
     ],
   },
   {
+    name: 'a tool that exits with the status of the line it runs (npm exec -c, npx -c): judged as that line',
+    want: 'deny',
+    rule: 'piped-gate',
+    commands: ["npm exec -c 'npm test | tail'", "npx -c 'make check | tail -5' && git push"],
+  },
+  {
+    name: "a tool's shell escape whose status never reaches the caller (vim, ed, sed e, watch): no opinion",
+    want: 'silent',
+    commands: [
+      "vim -c '!npm test | tail' -c q",
+      "sed -n '1e npm test | tail' f",
+      "ed -s f <<'EOF'\n!npm test | tail\nq\nEOF",
+      "vim -es f <<'EOF'\n!make check | tail\nEOF",
+      'watch -n 5 "npm test | tail"',
+      'npm exec -c \'npm test > log 2>&1; echo "EXIT=$?"\'',
+    ],
+  },
+  {
     name: "ssh's remote command sequenced before a state change here, or backgrounded there",
     want: 'deny',
     commands: ["ssh host 'make check'; git push", "ssh host 'make check &'"],

@@ -70,6 +70,9 @@ export const rewriteCases: RewriteCase[] = [
   { rule: 'piped-gate', command: "ssh host 'make check' | tail -3" },
   { rule: 'sequenced-mutator', command: "ssh host 'make check'; git push", change: 'iff-pass' },
   { rule: 'lost-background', command: "ssh host 'make check &'" },
+  // a tool that exits with the status of the line it runs: the rewrite is spliced in as its word
+  { rule: 'piped-gate', command: "npm exec -c 'make check | tail -3'" },
+  { rule: 'piped-gate', command: "npx -c 'make check | tail -3' && git push", change: 'iff-pass' },
 
   // process substitution
   ...inShapes('process-substitution', substitutionSnippets),

@@ -1,5 +1,5 @@
 import { isAbsolute, join, resolve, sep } from 'node:path';
-import type { Word } from '@kit/shell-segments';
+import type { Unwrapped, Word } from '@kit/shell-segments';
 import type { DirectoryOutcome } from './context.ts';
 import {
   joinStates,
@@ -91,7 +91,7 @@ function cd(
   const { physical, operands } = readCdArgs(args);
   if (operands.length > 1) return { success: null, failure: state }; // cd: too many arguments
   const mode = physical ?? optionOf(state, 'physical');
-  const modes = mode === null ? [false, true] : [mode];
+  const modes = physical === null ? physicalModes(state) : [physical];
   let moved: Moved = { success: null, failure: null };
   for (const each of modes) moved = joinMoved(moved, cdTo(operands[0], each, prefixed, state, world));
   return withCdableVars(moved, operands[0], mode, prefixed, world);
@@ -352,10 +352,15 @@ function pushd(
       failure: null,
     };
   }
-  const moved =
-    target === null
-      ? movedSomewhere(state, `pushd goes to ${operand.text}, only known at run time`)
-      : change(state, target, false, cdpathOf(target, prefixed, state, world), world);
+  // pushd moves as cd does: physically under `set -P` (both ways when the line does not show which).
+  let moved: Moved = { success: null, failure: null };
+  if (target === null) moved = movedSomewhere(state, `pushd goes to ${operand.text}, only known at run time`);
+  else
+    for (const physical of physicalModes(state))
+      moved = joinMoved(
+        moved,
+        change(state, target, physical, cdpathOf(target, prefixed, state, world), world),
+      );
   return {
     success:
       moved.success === null
@@ -375,16 +380,23 @@ function popd(args: readonly Word[], state: ShellState, world: DirectoryWorld): 
   if (top === undefined) return { success: null, failure: state }; // popd: directory stack empty
   if (noChange) return { success: { ...state, stack: rest }, failure: null };
   let pwd: Where = { places: [], unknown: top.unknown };
-  for (const place of top.places) {
-    const reached = enterOne(place, '.', false, world);
-    pwd = joinWhere(
-      pwd,
-      reached === 'fails' || reached === 'unknown'
-        ? somewhere('popd: the directory cannot be read')
-        : whereAt(reached),
-    );
-  }
+  for (const place of top.places)
+    for (const physical of physicalModes(state)) {
+      const reached = enterOne(place, '.', physical, world);
+      pwd = joinWhere(
+        pwd,
+        reached === 'fails' || reached === 'unknown'
+          ? somewhere('popd: the directory cannot be read')
+          : whereAt(reached),
+      );
+    }
   return { success: { ...state, pwd, oldpwd: state.pwd, stack: rest }, failure: null };
+}
+
+/** How a directory builtin without -P/-L resolves: as `set -P` left it, both ways when the line does not show which. */
+function physicalModes(state: ShellState): boolean[] {
+  const mode = optionOf(state, 'physical');
+  return mode === null ? [false, true] : [mode];
 }
 
 function unknownStack(state: ShellState, why: string): Moved {
@@ -402,6 +414,34 @@ function firstLogical(state: ShellState): string {
 function physicalJoin(from: string, path: string): string {
   if (isAbsolute(path)) return path;
   return from.endsWith(sep) || from.endsWith('/') ? `${from}${path}` : `${from}${sep}${path}`;
+}
+
+/**
+ * Where a launched command starts: from `start`, each launcher's directory in turn (env -C DIR,
+ * sudo -D DIR), and the new root where chroot changes to it (with no --skip-chdir): `/`, or the
+ * host's folder NEWROOT, where a git of that root starts (see otherRoot: not judged as this root's).
+ */
+export function launchedFrom(start: Where, unwrapped: Unwrapped, world: DirectoryWorld): Where {
+  let where = start;
+  const toRoots = (at: number) => {
+    for (const root of unwrapped.roots)
+      if (root.chdir && root.at === at)
+        where = chdirWhere(where, root.word.dynamic ? null : root.word.value, world);
+  };
+  unwrapped.directories.forEach((directory, index) => {
+    toRoots(index);
+    where = chdirWhere(where, directory.dynamic ? null : directory.value, world);
+  });
+  toRoots(unwrapped.directories.length);
+  return where;
+}
+
+/** The new root of a chroot other than `/` (as written), or null when the command runs in this machine's root. */
+export function otherRoot(unwrapped: Unwrapped): string | null {
+  const root = unwrapped.roots.find(
+    ({ word }) => word.dynamic || word.value === null || !/^\/+$/.test(word.value),
+  );
+  return root === undefined ? null : root.word.text;
 }
 
 /** A directory named by an absolute path, as a Where: its physical path, or somewhere when it cannot be read. */

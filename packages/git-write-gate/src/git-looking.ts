@@ -31,14 +31,15 @@ export function isRawTextGitLooking(raw: string): boolean {
  * can run in another directory than the payload cwd, so the evidence probe can decide before the
  * parse. Anything that could spell a move counts: `cd`, `pushd`, a `-C`/`-D`-style option
  * (`git -C`, `env -C`, `sudo -D`, clusters), `chdir` and each prefix of `--chdir` that env or sudo
- * takes for it (`env --c=sub`, `sudo --chd sub`), find's `-execdir`/`-okdir`, git's
+ * takes for it (`env --c=sub`, `sudo --chd sub`), find's `-execdir`/`-okdir`, `chroot` (to its
+ * root) and `unshare` (`-w`/`--wd`), git's
  * `--git-dir`/`--work-tree` (and their variables), and any expansion (`$`, a backtick) or
  * backslash, since those can spell a command the text does not show.
  */
 export function mayMoveDirectory(text: string): boolean {
   if (/[$`\\]/.test(text)) return true;
   const unquoted = text.includes('"') || text.includes("'") ? text.replace(/["']/g, '') : text;
-  return /cd|pushd|chdir|--c(?:h(?:d(?:ir?)?)?)?(?=[=\s]|$)|-[A-Za-z]*[CD]|execdir|okdir|git-dir|work-tree|GIT_DIR|GIT_WORK_TREE/.test(
+  return /cd|pushd|chdir|chroot|unshare|--c(?:h(?:d(?:ir?)?)?)?(?=[=\s]|$)|-[A-Za-z]*[CD]|execdir|okdir|git-dir|work-tree|GIT_DIR|GIT_WORK_TREE/.test(
     unquoted,
   );
 }

@@ -1,5 +1,6 @@
 import {
   type CommandLine,
+  gitCommandVariables,
   type Nested,
   nestedRunBy,
   parse,
@@ -8,7 +9,7 @@ import {
   walkSegments,
   type Word,
 } from '@kit/shell-segments';
-import { chdirWhere, type DirectoryWorld } from './effective-directory.ts';
+import { chdirWhere, type DirectoryWorld, launchedFrom, otherRoot } from './effective-directory.ts';
 import type { AliasValue } from './git-aliases.ts';
 import { hasEscapeAssignment } from './escape.ts';
 import { type HeadWord, parseGitGlobals, type RepositoryVariables } from './git-global-options.ts';
@@ -64,12 +65,14 @@ interface LineFrame {
   escaped: boolean; // the line is run by a segment carrying the escape
   assignNames: readonly string[]; // a find action's line: the names assigned in front of the find (GH_REPO=)
   subject: string | null; // a find action's line: the find, which a reason names (and a GIT_GATE=off prefix goes before)
+  root: string | null; // run by chroot NEWROOT: the root it runs in, when not this machine's
 }
 
 /** What the walk carries from one segment to the next, across nested lines too. */
 interface LineState {
   afterInit: boolean; // `git init` came earlier on the line
   configured: boolean; // GIT_CONFIG_COUNT, GIT_CONFIG_PARAMETERS… assigned earlier on the line
+  configCommand: string | null; // why that config may run a command (core.editor in GIT_CONFIG_KEY_0…)
   findings: Finding[];
   gitNames: ReadonlyMap<string, 'git' | 'gh'>; // names the line binds to git or gh (hash -p, a copy or link of the binary)
 }
@@ -93,13 +96,17 @@ export function findWrites(top: CommandLine, cwd: Where, world: WalkWorld): Line
   const state: LineState = {
     afterInit: false,
     configured: false,
+    configCommand: null,
     findings: [],
     gitNames: gitBoundNames(top),
   };
-  const frames = new Map<CommandLine, LineFrame>([[top, { escaped: false, assignNames: [], subject: null }]]);
+  const topFrame: LineFrame = { escaped: false, assignNames: [], subject: null, root: null };
+  const frames = new Map<CommandLine, LineFrame>([[top, topFrame]]);
   for (const { segment, line } of walkSegments(top)) {
-    const frame = frames.get(line) ?? { escaped: false, assignNames: [], subject: null };
+    const frame = frames.get(line) ?? topFrame;
     const unwrapped = unwrapLaunchers(segment.argv);
+    // chroot NEWROOT: what runs there (git's binary, config and repository) is another root's.
+    const root = otherRoot(unwrapped) ?? frame.root;
     const escaped =
       frame.escaped || hasEscapeAssignment(segment.assigns) || hasEscapeAssignment(unwrapped.assigns);
     const subject = frame.subject ?? segment.text;
@@ -109,6 +116,7 @@ export function findWrites(top: CommandLine, cwd: Where, world: WalkWorld): Line
       ...unwrapped.assigns.map((assign) => assign.name),
     ];
     if (assignsConfig(segment, unwrapped.head)) state.configured = true;
+    state.configCommand ??= configCommandWhy(segment, unwrapped);
     for (const nested of nestedRunBy(line, segment)) {
       if (!nested.ok) continue;
       const findAction = nested.line.runner?.kind === 'find-exec';
@@ -118,20 +126,19 @@ export function findWrites(top: CommandLine, cwd: Where, world: WalkWorld): Line
         // find's own head (GH_REPO=x find … -exec gh pr merge); a string's line starts with none.
         assignNames: findAction ? assignNames : [],
         subject: findAction ? subject : null,
+        root,
       });
     }
     const reached = flow.reach.get(segment);
     if (reached === undefined) continue; // no path of the line runs it
-    let launchedIn = reached.pwd;
-    for (const directory of unwrapped.directories)
-      launchedIn = chdirWhere(launchedIn, directory.dynamic ? null : directory.value, world);
+    const launchedIn = launchedFrom(reached.pwd, unwrapped, world);
     const unknown = (cause: UnknownCause, why: string, where: Where) => {
       state.findings.push({ kind: 'unknown', cause, segment: subject, why, where, escaped });
     };
     for (const nested of nestedRunBy(line, segment))
       if (!nested.ok && nested.runner.kind !== 'remote-command')
         unknown('nested', whyUnread(nested), launchedIn);
-    const judging: Judged = { segment: subject, escaped, state, unknown };
+    const judging: Judged = { segment: subject, escaped, state, unknown, root };
     judgeWords(segment, line, unwrapped, reached, launchedIn, assignNames, judging, world);
   }
   return { findings: state.findings, known: flow.known };
@@ -242,11 +249,52 @@ function assignsConfig(segment: Segment, head: readonly Word[]): boolean {
     .some((word) => configVariables.test(/^([A-Za-z_][A-Za-z0-9_]*)/.exec(word.text)?.[1] ?? ''));
 }
 
+// Config keys whose value git runs as a command, or that make it run programs of the caller's choosing.
+const commandKey =
+  /^(core\.(editor|pager|fsmonitor|sshcommand|hookspath|askpass)|sequence\.editor|diff\.external|credential\..*helper|gpg\.(\w+\.)?program|(diff|merge|filter)\..+\.(command|driver|textconv|clean|smudge|process)|pager\..+|interactive\.difffilter|uploadpack\.packobjectshook)$/i;
+
+/**
+ * Why config the segment hands git through the environment may run a command (GIT_CONFIG_KEY_n
+ * naming core.editor, diff.external…, or GIT_CONFIG_PARAMETERS holding one), or why that cannot
+ * be told (an expansion); null when it runs none. An alias among it is judged as aliases are.
+ */
+function configCommandWhy(segment: Segment, unwrapped: ReturnType<typeof unwrapLaunchers>): string | null {
+  const pairs: { name: string; value: string | null }[] = [
+    ...segment.assigns.map((assign) => ({
+      name: assign.name,
+      value: assign.indexed || assign.append ? null : assign.value,
+    })),
+    ...unwrapped.assigns.map(({ name, value }) => ({ name, value: /[$`\\]/.test(value) ? null : value })),
+  ];
+  const command = unwrapped.head[0]?.value;
+  if (command === 'export' || command === 'declare' || command === 'typeset' || command === 'readonly')
+    for (const word of unwrapped.head.slice(1)) {
+      const match = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(word.value ?? word.text);
+      if (match !== null)
+        pairs.push({ name: match[1] as string, value: word.value?.slice(match[0].length) ?? null });
+    }
+  for (const { name, value } of pairs) {
+    const keys = /^GIT_CONFIG_KEY_\d+$/.test(name)
+      ? [value]
+      : name === 'GIT_CONFIG_PARAMETERS'
+        ? value === null
+          ? [null]
+          : [...value.matchAll(/'([^'=]*)'?=?/g)].map((found) => found[1] as string)
+        : [];
+    for (const key of keys) {
+      if (key === null) return `${name} hands git config only known at run time, which may run a command`;
+      if (commandKey.test(key)) return `${name} hands git ${key}, whose value git runs as a command`;
+    }
+  }
+  return null;
+}
+
 interface Judged {
   segment: string;
   escaped: boolean;
   state: LineState;
   unknown: (cause: UnknownCause, why: string, where: Where) => void;
+  root: string | null; // chroot NEWROOT the segment runs under, when not this machine's root
 }
 
 /**
@@ -369,8 +417,18 @@ function judgeWords(
     launchedIn,
     world,
   );
+  const { root } = judging;
+  if (root !== null && (judged.write !== null || judged.unknown !== null)) {
+    const why = `git runs inside another root (chroot ${root}), which the gate does not follow`;
+    unknown('directory', why, launchedIn);
+    return;
+  }
   if (judged.init) state.afterInit = true;
   for (const shell of judged.aliasShells) judgeAliasShell(shell, judging, world);
+  if (values[0] && /^git(\.exe)?$/i.test(programName(values[0]))) {
+    judgeExportedCommands(segment, unwrapped, reached, { judging, world, where: launchedIn });
+    if (state.configCommand !== null) unknown('nested', state.configCommand, launchedIn);
+  }
   // After `git init` the later git segments work in a fresh repository; gh acts on a remote.
   if (judged.write !== null && (!state.afterInit || judged.write.write === 'pr-merge')) {
     state.findings.push({
@@ -391,12 +449,17 @@ function judgeWords(
  * in the repository it runs in (git runs it at the top of the work tree, the same repository).
  * An alias that runs an alias is followed `maxNesting` deep.
  */
-function judgeAliasShell(shell: { text: string; where: Where }, judging: Judged, world: WalkWorld): void {
+function judgeAliasShell(
+  shell: { text: string; where: Where; what?: string },
+  judging: Judged,
+  world: WalkWorld,
+): void {
   const depth = world.aliasDepth ?? 0;
   const parsed = depth >= maxNesting ? null : parse(shell.text, { maxNesting, maxLength: 65_536 });
   if (parsed === null || !parsed.ok) {
     const why = parsed === null ? `aliases nested deeper than ${maxNesting}` : parsed.message;
-    judging.unknown('nested', `the alias's command \`${shell.text}\` cannot be read (${why})`, shell.where);
+    const what = shell.what ?? "the alias's command";
+    judging.unknown('nested', `${what} \`${shell.text}\` cannot be read (${why})`, shell.where);
     return;
   }
   const inner = findWrites(parsed.value, shell.where, { ...world, aliasDepth: depth + 1 });
@@ -406,6 +469,30 @@ function judgeAliasShell(shell: { text: string; where: Where }, judging: Judged,
       segment: judging.segment,
       escaped: judging.escaped || finding.escaped,
     });
+}
+
+/**
+ * The command lines git runs from variables exported earlier on the line (`export GIT_EDITOR=…`,
+ * `declare -x`, `set -a` then an assignment): a literal value is judged as a nested line, in the
+ * directory git starts in; a value only known at run time is "cannot judge". A variable assigned
+ * in front of git stands instead (shell-segments reads that one as the segment's nested line).
+ */
+function judgeExportedCommands(
+  segment: Segment,
+  unwrapped: ReturnType<typeof unwrapLaunchers>,
+  reached: ShellState,
+  at: { judging: Judged; world: WalkWorld; where: Where },
+): void {
+  const prefixed = new Set([...segment.assigns, ...unwrapped.assigns].map((assign) => assign.name));
+  for (const name of gitCommandVariables) {
+    const value = reached.vars.get(name);
+    if (value === undefined || prefixed.has(name)) continue;
+    if (value === null) {
+      const why = `${name}, exported earlier on the line, is a command only known at run time`;
+      at.judging.unknown('nested', why, at.where);
+    } else
+      judgeAliasShell({ text: value, where: at.where, what: `the ${name} command` }, at.judging, at.world);
+  }
 }
 
 /**

@@ -16,6 +16,7 @@ import {
 } from '@kit/shell-segments';
 import {
   chdirWhere,
+  launchedFrom,
   type DirectoryWorld,
   directoryBuiltins,
   runDirectoryBuiltin,
@@ -30,7 +31,7 @@ import {
   somewhere,
   type Where,
   widen,
-  gitVariables,
+  exportedVariables,
   optionOf,
 } from './shell-state.ts';
 import { setShellOptions } from './shell-options.ts';
@@ -314,19 +315,27 @@ export class ShellFlow {
     const prefixed = new Map<string, string | null>();
     for (const assign of segment.assigns) prefixed.set(assign.name, assign.value);
     for (const assign of unwrapped.assigns) prefixed.set(assign.name, assign.value);
-    let launched = state.pwd;
-    for (const directory of unwrapped.directories)
-      launched = chdirWhere(launched, directory.dynamic ? null : directory.value, this.world);
+    const launched = launchedFrom(state.pwd, unwrapped, this.world);
     this.remember(launched);
     const inShell = this.runNested(line, segment, head, { state, launched }, run);
     if (inShell !== null) return inShell;
     if (segment.argv.length === 0) {
-      // GIT_DIR=x alone reaches git only where it is already exported (in the CLI's environment).
+      // GIT_DIR=x alone reaches git only where it is already exported (in the CLI's environment)
+      // or `set -a` exports it; where the line does not show whether set -a is on, not its value.
+      const allexport = optionOf(state, 'allexport');
       const assigned = assignState(
         state,
         segment.assigns
-          .filter((assign) => !gitVariables.has(assign.name) || this.world.env[assign.name] !== undefined)
-          .map((assign) => [assign.name, assign.indexed || assign.append ? null : assign.value]),
+          .filter(
+            (assign) =>
+              !exportedVariables.has(assign.name) ||
+              allexport !== false ||
+              this.world.env[assign.name] !== undefined,
+          )
+          .map((assign) => [
+            assign.name,
+            assign.indexed || assign.append || allexport === null ? null : assign.value,
+          ]),
         this.world,
         this.cdNames,
       );
@@ -414,7 +423,8 @@ export class ShellFlow {
       case 'typeset':
       case 'local':
       case 'readonly': {
-        const assigned = assignState(state, this.declared(name, head.slice(1)), this.world, this.cdNames);
+        const exports = name === 'export' || optionOf(state, 'allexport') === true;
+        const assigned = assignState(state, this.declared(exports, head.slice(1)), this.world, this.cdNames);
         return { success: assigned, failure: assigned };
       }
       case 'unset': {
@@ -433,21 +443,20 @@ export class ShellFlow {
   }
 
   /** What `export`, `declare`… assign: export and `-x` reach git; otherwise only a variable already exported does. */
-  private declared(name: string, operands: readonly Word[]): [string, string | null][] {
-    const exported =
-      name === 'export' || operands.some((word) => /^-[A-Za-z]*x/.test(word.value ?? word.text));
+  private declared(exports: boolean, operands: readonly Word[]): [string, string | null][] {
+    const exported = exports || operands.some((word) => /^-[A-Za-z]*x/.test(word.value ?? word.text));
     return operands.flatMap((word): [string, string | null][] => {
       const text = word.value ?? word.text;
       const match = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(text);
       if (match === null) {
         // export GIT_DIR, of a value the line may have set alone: a value the gate does not follow.
         const bare = /^[A-Za-z_][A-Za-z0-9_]*$/.test(text) && word.value !== null ? text : null;
-        return exported && bare !== null && gitVariables.has(bare) && this.world.env[bare] === undefined
+        return exported && bare !== null && exportedVariables.has(bare) && this.world.env[bare] === undefined
           ? [[bare, null]]
           : [];
       }
       const variable = match[1] as string;
-      if (gitVariables.has(variable) && !exported && this.world.env[variable] === undefined) return [];
+      if (exportedVariables.has(variable) && !exported && this.world.env[variable] === undefined) return [];
       const value = word.value === null || match[2] === '+' ? null : word.value.slice(match[0].length);
       return [[variable, value]];
     });
@@ -508,7 +517,7 @@ function assignState(
 ): ShellState {
   let next = state;
   for (const [name, value] of pairs) {
-    if (trackedVariables.has(name) || gitVariables.has(name) || cdNames.has(name))
+    if (trackedVariables.has(name) || exportedVariables.has(name) || cdNames.has(name))
       next = { ...next, vars: new Map([...next.vars, [name, value]]) };
     if (name === 'OLDPWD') {
       const oldpwd =

@@ -2,12 +2,15 @@ import type { Word } from '@kit/shell-segments';
 import type { ShellOption, ShellState } from './shell-state.ts';
 
 // The `set -o` names and `shopt` names the gate follows, by the option they set.
-const setOptionNames: Readonly<Record<string, ShellOption>> = { physical: 'physical' };
+const setOptionNames: Readonly<Record<string, ShellOption>> = {
+  physical: 'physical',
+  allexport: 'allexport',
+};
 const shoptNames: Readonly<Record<string, ShellOption>> = {
   lastpipe: 'lastpipe',
   cdable_vars: 'cdable_vars',
 };
-const everyOption: readonly ShellOption[] = ['physical', 'lastpipe', 'cdable_vars'];
+const everyOption: readonly ShellOption[] = ['physical', 'lastpipe', 'cdable_vars', 'allexport'];
 
 /**
  * The shell options after `set` (`-P`, `+P`, `-o physical`, clusters such as `-eP` or `-euo physical`)
@@ -28,6 +31,7 @@ function readSet(args: readonly Word[]): Map<ShellOption, boolean | null> {
     const word = args[at] as Word;
     if (word.value === null || word.dynamic) {
       changes.set('physical', null);
+      changes.set('allexport', null);
       return changes;
     }
     const value = word.value;
@@ -36,12 +40,15 @@ function readSet(args: readonly Word[]): Map<ShellOption, boolean | null> {
     at += 1;
     for (const letter of value.slice(1)) {
       if (letter === 'P') changes.set('physical', on);
+      if (letter === 'a') changes.set('allexport', on);
       if (letter !== 'o') continue;
       const option = args[at];
       at += 1;
       if (option === undefined) continue; // `set -o` lists the options
-      if (option.value === null || option.dynamic) changes.set('physical', null);
-      else if (Object.hasOwn(setOptionNames, option.value))
+      if (option.value === null || option.dynamic) {
+        changes.set('physical', null);
+        changes.set('allexport', null);
+      } else if (Object.hasOwn(setOptionNames, option.value))
         changes.set(setOptionNames[option.value] as ShellOption, on);
     }
   }

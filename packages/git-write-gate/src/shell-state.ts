@@ -1,4 +1,4 @@
-import type { CommandLine, Context } from '@kit/shell-segments';
+import { type CommandLine, type Context, gitCommandVariables } from '@kit/shell-segments';
 
 /** One place a shell can be in: bash's logical `$PWD`, and the physical directory git (and every program) sees. */
 export interface Place {
@@ -33,16 +33,31 @@ export interface ShellState {
   options: ReadonlyMap<ShellOption, boolean | null>; // set on the line: on, off, null (not known); absent: bash's default, off
 }
 
-/** The shell options that change where a `cd` goes: `set -P`, `shopt -s lastpipe`, `shopt -s cdable_vars`. */
-export type ShellOption = 'physical' | 'lastpipe' | 'cdable_vars';
+/**
+ * The shell options that change where a `cd` goes (`set -P`, `shopt -s lastpipe`, `shopt -s
+ * cdable_vars`), and `set -a`, which exports every variable assigned after it.
+ */
+export type ShellOption = 'physical' | 'lastpipe' | 'cdable_vars' | 'allexport';
 
 /** An option as the line left it: true, false, or null when the line does not show which. */
 export function optionOf(state: ShellState, option: ShellOption): boolean | null {
-  return state.options.get(option) ?? false;
+  return optionIn(state.options, option);
+}
+
+/** An option in a map of options: absent is bash's default, off; null stays "not known" (`??` would make it off). */
+function optionIn(options: ReadonlyMap<ShellOption, boolean | null>, option: ShellOption): boolean | null {
+  const value = options.get(option);
+  return value === undefined ? false : value;
 }
 
 /** The variables that say which repository git writes in, followed where the line exports them. */
 export const gitVariables: ReadonlySet<string> = new Set(['GIT_DIR', 'GIT_WORK_TREE']);
+
+/**
+ * The variables git reads from its environment that the gate follows where the line exports them:
+ * the repository's (GIT_DIR, GIT_WORK_TREE) and the command lines git runs (GIT_EDITOR, …).
+ */
+export const exportedVariables: ReadonlySet<string> = new Set([...gitVariables, ...gitCommandVariables]);
 
 /** How many places a Where keeps before it says "somewhere"; the cap keeps a line's work bounded. */
 export const maxPlaces = 16;
@@ -106,8 +121,8 @@ export function startState(pwd: Where): ShellState {
  */
 export function childState(state: ShellState, pwd: Where): ShellState {
   const vars = new Map<string, string | null | undefined>();
-  // The gate keeps GIT_DIR and GIT_WORK_TREE only where they are exported: a new shell has them.
-  for (const [name, value] of state.vars) vars.set(name, gitVariables.has(name) ? value : null);
+  // The gate keeps git's variables only where they are exported: a new shell has them.
+  for (const [name, value] of state.vars) vars.set(name, exportedVariables.has(name) ? value : null);
   return {
     pwd,
     oldpwd: somewhere('OLDPWD of a new shell is not known'),
@@ -155,8 +170,8 @@ function joinOptions(
   if (a === b || (a.size === 0 && b.size === 0)) return a;
   const options = new Map<ShellOption, boolean | null>();
   for (const name of new Set([...a.keys(), ...b.keys()])) {
-    const left = a.get(name) ?? false;
-    options.set(name, left === (b.get(name) ?? false) ? left : null);
+    const left = optionIn(a, name);
+    options.set(name, left === optionIn(b, name) ? left : null);
   }
   return options;
 }

@@ -39,6 +39,34 @@ const rows: { deny: string; pass: string }[] = [
   { deny: "git -c alias.p='!git push' p", pass: "git -c alias.p='!git status' p" },
   { deny: 'git submodule foreach git push', pass: 'git submodule foreach git status' },
   { deny: "git bisect run sh -c 'git commit -m x'", pass: 'git bisect run make test' },
+  // exported earlier on the line: export, declare -x, typeset -x, set -a / set -o allexport
+  { deny: "export GIT_EDITOR='git push'; git tag -a t", pass: 'export GIT_EDITOR=true; git tag -a t' },
+  {
+    deny: "declare -x GIT_EXTERNAL_DIFF='git push'; git diff",
+    pass: "declare GIT_EXTERNAL_DIFF='git push'; git diff", // not exported: git never sees it
+  },
+  { deny: "typeset -x GIT_PAGER='git push'; git log", pass: "(typeset -x GIT_PAGER='git push'); git log" },
+  {
+    deny: "set -a; GIT_EDITOR='git push'; git tag -a t",
+    pass: "set -a; set +a; GIT_EDITOR='git push'; git tag -a t",
+  },
+  {
+    deny: "set -o allexport; VISUAL='git commit -m x'; git tag -a t",
+    pass: "VISUAL='git commit -m x'; git tag -a t",
+  },
+  {
+    deny: "export EDITOR='git push'; sh -c 'git tag -a t'",
+    pass: "EDITOR='git push'; sh -c 'git tag -a t'", // not exported: the new shell's git never sees it
+  },
+  // vim and ex in Ex mode read their commands from their input
+  {
+    deny: "vim -es f <<'EOF'\n!git push\nq\nEOF",
+    pass: "vim -es f <<'EOF'\n%s/git push/x/\nwq\nEOF",
+  },
+  { deny: "ex -s f <<< 'silent !git commit -m x'", pass: "ex -s f <<< 'g/git commit/d'" },
+  { deny: "printf '!git push\\n' | vim -e -s f", pass: "printf '!git push\\n' > notes.txt" },
+  // chroot to this machine's own root, keeping the directory: git is this root's
+  { deny: 'chroot --skip-chdir / git push', pass: 'chroot / git push' }, // chroot / moves to /
   {
     deny: "git filter-branch --tree-filter 'git push' HEAD",
     pass: "git filter-branch --tree-filter 'rm -f x' HEAD",
@@ -67,6 +95,15 @@ const unreadable = [
   'git --config-env=core.pager=PAGER_CMD log',
   'GIT_EDITOR="$cmd" git tag -a t',
   'git rebase --exec "$check" --abort', // --abort writes nothing, but the string is unread
+  'export GIT_EDITOR="$x"; git tag -a t', // exported, only known at run time
+  "set -$opts; GIT_EDITOR='git push'; git tag -a t", // set -a or not: the line does not show
+  // config handed through the environment that names a command-valued key (or cannot be read)
+  "export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0='git push'; git tag -a t",
+  "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=diff.external GIT_CONFIG_VALUE_0='git push' git diff",
+  `export GIT_CONFIG_PARAMETERS="'core.pager'='git push'"; git log`,
+  'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0="$k" GIT_CONFIG_VALUE_0=x git log',
+  'vim -es f <<EOF\n!$git_command\nEOF',
+  "vim -es f <<'EOF'\nr !git push\nEOF", // :r !cmd reads a command's output: not followed
 ];
 
 describe('a shell escape that cannot be read is "cannot judge"', () => {
@@ -78,6 +115,38 @@ describe('a shell escape that cannot be read is "cannot judge"', () => {
       expect(['none', 'cannotJudge']).toContain(evaluate(bashCall(command), fakeContext()).kind);
     },
   );
+});
+
+// Their twins: config through the environment that runs no command is a read as before.
+test.for([
+  'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x git tag -a t',
+  `export GIT_CONFIG_PARAMETERS="'user.name'='x'"; git log`,
+  'export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=color.ui GIT_CONFIG_VALUE_0=never; git diff',
+])('%s: passes in strict mode', (command) => {
+  expect(evaluate(bashCall(command), fakeContext(strict)).kind).toBe('none');
+});
+
+// chroot NEWROOT: git, its config and the repository it finds are another root's. A write or an
+// unreadable line there is "cannot judge" where NEWROOT is managed (git starts at NEWROOT's
+// top), never a judged pass; a read stays a read, and an unmanaged NEWROOT is silent.
+describe('a git run inside another root is "cannot judge"', () => {
+  test.for([
+    'chroot /repos/managed git commit -m x',
+    "chroot /repos/managed sh -c 'git push'",
+    'chroot --userspec=0:0 /repos/managed/sub git push',
+  ])('%s: refused in strict mode, never denied as judged', (command) => {
+    expect(evaluate(bashCall(command, '/repos/plain'), fakeContext(strict)).kind).toBe('refuse');
+    expect(['none', 'cannotJudge']).toContain(
+      evaluate(bashCall(command, '/repos/plain'), fakeContext()).kind,
+    );
+  });
+  test.for([
+    'chroot /repos/managed git status',
+    'chroot /outside/work git commit -m x',
+    'chroot /missing git commit -m x', // chroot fails: nothing runs
+  ])('%s: passes in strict mode', (command) => {
+    expect(evaluate(bashCall(command, '/repos/plain'), fakeContext(strict)).kind).toBe('none');
+  });
 });
 
 // Step 8: git's aliases, read from the config files git reads (the repository's, the user's XDG

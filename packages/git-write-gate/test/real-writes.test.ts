@@ -183,6 +183,7 @@ const directoryMoves: { command: string; from?: 'outside'; makes: Effect }[] = [
     makes: 'new commit',
   },
   { command: 'HOME=../repo cd; git commit -qam x', from: 'outside', makes: 'new commit' },
+  { command: 'set -P; pushd to-repo-sub/.. && git commit -qam x', from: 'outside', makes: 'new commit' },
   {
     command: 'shopt -s cdable_vars; r=../repo; cd r; git commit -qam x',
     from: 'outside',
@@ -228,6 +229,7 @@ const discoveries: { command: string; from?: 'outside'; prepare: string; makes: 
 // gate is silent and git finds no repository.
 const directoryTwins: { command: string; prepare?: string }[] = [
   { command: 'cd to-repo-sub/.. && git commit -qam x' },
+  { command: 'pushd to-repo-sub/.. && git commit -qam x' },
   { command: 'set -P; set +P; cd to-repo-sub/.. && git commit -qam x' },
   { command: 'echo | cd ../repo; git commit -qam x' },
   { command: 'shopt -s lastpipe; shopt -u lastpipe; echo | cd ../repo; git commit -qam x' },
@@ -356,6 +358,46 @@ const escapes: { command: string; makes: Effect; check?: string }[] = [
   { command: "GIT_EDITOR='git push -q origin HEAD:refs/heads/ed; true' git tag -a t2", makes: 'pushed' },
   { command: "git -c core.editor='git push -q origin HEAD:refs/heads/ce; true' tag -a t3", makes: 'pushed' },
   { command: "git -c alias.p='!git push -q origin main' p", makes: 'pushed' },
+  // the same variables exported earlier on the line (export, declare -x, typeset -x, set -a)
+  {
+    command: "export GIT_EDITOR='git push -q origin HEAD:refs/heads/xe; true'; git tag -a t4",
+    makes: 'pushed',
+  },
+  {
+    command: "declare -x GIT_EXTERNAL_DIFF='git push -q origin HEAD:refs/heads/xd; true'; git diff",
+    makes: 'pushed',
+  },
+  {
+    command:
+      "typeset -x GIT_SSH_COMMAND='git push -q origin HEAD:refs/heads/xs; false'; git fetch -q ssh://h/r",
+    makes: 'pushed',
+  },
+  {
+    command: "set -a; GIT_EDITOR='git push -q origin HEAD:refs/heads/sa; true'; git tag -a t5",
+    makes: 'pushed',
+  },
+  // the commands git's subcommands run: a submodule's foreach, a bisect's run
+  {
+    command:
+      'git -c protocol.file.allow=always submodule add -q -b main "$(git remote get-url origin)" sm && ' +
+      "git -c protocol.file.allow=always submodule -q foreach 'git push -q origin HEAD:refs/heads/fe'",
+    makes: 'pushed',
+  },
+  {
+    command: "git bisect start HEAD HEAD~1 && git bisect run sh -c 'git push -q origin HEAD:refs/heads/bi'",
+    makes: 'pushed',
+  },
+  // an Ex script vim reads from its input
+  {
+    command: "vim -es tracked.txt <<'EOF'\n!git commit -qam x\nq\nEOF",
+    makes: 'new commit',
+    check: 'command -v vim',
+  },
+  {
+    command: "ex -s tracked.txt <<< 'silent !git commit -qam x'",
+    makes: 'new commit',
+    check: 'command -v ex',
+  },
   // aliases: written on the line, in the repository's config, in the user's
   { command: 'git config alias.ci commit && git ci -qam x', makes: 'new commit' },
   { command: "git config alias.pp '!git push -q origin main' && git pp", makes: 'pushed' },

@@ -17,7 +17,7 @@ export function gitCommandTexts(args: Word[], assigns: readonly Assign[]): Place
   if (subcommand === undefined) return [];
   const texts: Placed[] = [];
   for (const assign of assigns) {
-    if (!commandVariables.has(assign.name)) continue;
+    if (!gitCommandVariables.has(assign.name)) continue;
     const start = assign.start + assign.name.length + (assign.append ? 2 : 1);
     texts.push(
       assign.value === null || assign.indexed
@@ -36,7 +36,8 @@ export function gitCommandTexts(args: Word[], assigns: readonly Assign[]): Place
   return texts;
 }
 
-const commandVariables = new Set([
+/** The environment variables whose value git runs as a command line (exported ones reach it from earlier on the line). */
+export const gitCommandVariables: ReadonlySet<string> = new Set([
   'GIT_EDITOR',
   'GIT_SEQUENCE_EDITOR',
   'GIT_PAGER',

@@ -10,6 +10,7 @@ export type OptionEffect =
   | 'stop' // the tool runs no command: a query, help, version, a pid mode, a check mode
   | 'split' // env -S 'str': a command line in one word
   | 'chdir' // env -C DIR, sudo -D DIR: the command runs in DIR
+  | 'keep-directory' // chroot --skip-chdir: the command runs where the caller was, not at the new root
   | 'shell-string' // script -c 'str': the command line a shell runs
   | 'host'; // sudo -h: help alone, a host when a plain word follows
 
@@ -30,6 +31,7 @@ export interface LauncherSpec {
   commandString?: boolean; // flock FILE -c 'str': after the operand, `-c` / `--command` hands a string to a shell
   command?: 'none'; // script: no command words of its own (only -c's string)
   suCommand?: boolean; // runuser/su: command words only after `-u user` (else operands are a user and shell arguments)
+  root?: boolean; // chroot: the first operand is the root the command (git included) is found and runs in
 }
 
 const none: OptionSpec = { arg: 'none' };
@@ -297,8 +299,14 @@ function buildSpecs(): Readonly<Record<string, LauncherSpec>> {
     // coreutils chroot NEWROOT [COMMAND…]: a program of that root, git included.
     chroot: {
       short: {},
-      long: { groups: required, userspec: required, 'skip-chdir': none, ...gnuStandard },
+      long: {
+        groups: required,
+        userspec: required,
+        'skip-chdir': { arg: 'none', effect: 'keep-directory' },
+        ...gnuStandard,
+      },
       operands: 1,
+      root: true,
     },
     // util-linux unshare: +fhVmuinpCTUrR:w:S:G:lck: — -w/--wd is where the program runs.
     unshare: {

@@ -9,6 +9,7 @@ export interface Unwrapped {
   splitString: Word | null; // env -S 'str': a command line of its own (parse reads it); also head[0]
   shellString: Word | null; // flock FILE -c 'str', script -c 'str': a command line a shell runs (parse reads it); the head is empty
   directories: Word[]; // env -C DIR, sudo -D DIR: where the command runs, in the order they apply
+  roots: { word: Word; chdir: boolean; at: number }[]; // chroot NEWROOT: the root the command runs in; chdir: at its `/` (no --skip-chdir), after `at` directories
 }
 
 /**
@@ -31,6 +32,7 @@ export function unwrapLaunchers(argv: Word[]): Unwrapped {
     splitString: null,
     shellString: null,
     directories: [],
+    roots: [],
   };
   let words = argv;
   for (;;) {
@@ -70,6 +72,7 @@ type OptionWord = { ok: true; options: FoundOption[]; used: number } | { ok: fal
 function readLauncher(spec: LauncherSpec, words: Word[], result: Unwrapped): Word[] | null {
   let i = 0;
   let sawUser = false; // runuser/su -u user: the command words follow the options
+  let sawKeep = false; // chroot --skip-chdir
   while (i < words.length) {
     const word = words[i] as Word;
     const value = word.value;
@@ -102,6 +105,7 @@ function readLauncher(spec: LauncherSpec, words: Word[], result: Unwrapped): Wor
       const taken = takeOptionWord(spec, words, i, result);
       if (taken === null) return null;
       sawUser ||= taken.user;
+      sawKeep ||= taken.keep;
       i += taken.used;
       continue;
     }
@@ -125,6 +129,8 @@ function readLauncher(spec: LauncherSpec, words: Word[], result: Unwrapped): Wor
       result.assigns.push(assignmentOf(words[i] as Word));
     }
   }
+  const root = spec.root ? words[i] : undefined;
+  if (root !== undefined) result.roots.push({ word: root, chdir: !sawKeep, at: result.directories.length });
   i += spec.operands ?? 0;
   if (spec.commandString) {
     const flag = words[i]?.value;
@@ -147,7 +153,7 @@ function takeOptionWord(
   words: Word[],
   at: number,
   result: Unwrapped,
-): { used: number; user: boolean } | null {
+): { used: number; user: boolean; keep: boolean } | null {
   const read = readOptionWord(spec, words, at);
   if (!read.ok) return null;
   let used = read.used;
@@ -171,7 +177,8 @@ function takeOptionWord(
     }
   }
   const user = read.options.some((option) => option.spec === spec.short.u || option.spec === spec.long.user);
-  return { used, user };
+  const keep = read.options.some((option) => option.spec.effect === 'keep-directory');
+  return { used, user, keep };
 }
 
 /** One word that starts with `-`: a long option with its value, or a cluster of short ones. */

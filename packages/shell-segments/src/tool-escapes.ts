@@ -14,6 +14,7 @@ const vims = ['vim', 'vi', 'nvim', 'ex', 'view', 'vimdiff', 'gvim', 'rvim'];
 
 export const toolReaders: Readonly<Record<string, ToolReader>> = {
   ...Object.fromEntries(vims.map((name) => [name, vimCommands])),
+  ex: (args, input) => [...vimCommands(args), ...exScript(input)],
   ed: edCommands,
   red: edCommands,
   sed: sedCommands,
@@ -37,8 +38,13 @@ function exShellCommand(command: string): string | null | undefined {
   return undefined;
 }
 
-function vimCommands(args: Word[]): Placed[] {
+/**
+ * vim's `-c`, `+` and `--cmd` commands; in Ex mode (`-e`, `-E`, `-es`: vim reads its commands from
+ * its input) each line of a literal script it reads too.
+ */
+function vimCommands(args: Word[], input?: () => Placed | 'file' | null): Placed[] {
   const texts: Placed[] = [];
+  let exMode = false;
   for (let i = 0; i < args.length; i += 1) {
     const word = args[i] as Word;
     let command: Word | undefined;
@@ -50,8 +56,30 @@ function vimCommands(args: Word[]): Placed[] {
       command = word;
       prefix = 1;
     } else if (word.value === '--') break;
+    else if (word.value !== null && /^-[A-Za-z]*[eE]/.test(word.value) && !word.value.startsWith('--'))
+      exMode = true;
     if (command === undefined) continue;
     texts.push(...shellOf(command, prefix, exShellCommand));
+  }
+  return exMode && input !== undefined ? [...texts, ...exScript(input)] : texts;
+}
+
+/** An Ex script read from the input: each line an ex command; a script only known at run time is unknown, a file out of reach. */
+function exScript(input: () => Placed | 'file' | null): Placed[] {
+  const script = input();
+  if (script === null || script === 'file') return [];
+  if (script.text === null) return [script];
+  const texts: Placed[] = [];
+  for (const line of script.text.split('\n')) {
+    const found = exShellCommand(line);
+    if (found === null)
+      texts.push({
+        ...script,
+        form: 'word',
+        text: null,
+        message: `${line.trim()} runs a shell on text the gate cannot read`,
+      });
+    else if (found !== undefined) texts.push({ ...script, form: 'as-written', text: found });
   }
   return texts;
 }

@@ -172,6 +172,20 @@ test('env -S: the string leads the head and is returned for re-parsing', () => {
   expect(unwrap("env --split-string='git push'")).toMatchObject({ split: 'git push' });
 });
 
+describe('roots: chroot NEWROOT, and whether it moves to that root', () => {
+  const rootsOf = (command: string) =>
+    unwrapLaunchers(firstSegment(command).argv).roots.map(({ word, chdir, at }) => [word.value, chdir, at]);
+  test.for([
+    ['chroot /srv git push', [['/srv', true, 0]]],
+    ['chroot --skip-chdir / git push', [['/', false, 0]]],
+    ['chroot --userspec=0:0 /srv git push', [['/srv', true, 0]]],
+    ['env -C /a chroot /srv git push', [['/srv', true, 1]]],
+  ] as const)('%s -> %j', ([command, want]) => expect(rootsOf(command)).toEqual(want));
+  test.for(['env -C /srv git push', 'sudo git push', 'chroot --help'])('%s -> none', (command) =>
+    expect(rootsOf(command)).toEqual([]),
+  );
+});
+
 describe('directories: where a launcher runs the command (env -C, sudo -D)', () => {
   const directoriesOf = (command: string) =>
     unwrapLaunchers(firstSegment(command).argv).directories.map((word) => word.value);

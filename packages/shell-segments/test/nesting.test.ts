@@ -163,6 +163,16 @@ const trees: [string, LineShape][] = [
     "ed -s f <<'EOF'\n!git push\nq\nEOF",
     top("ed -s f <<'EOF'\n!git push\nq\nEOF", child('tool-command@0', 'git push')),
   ],
+  // vim and ex in Ex mode read an Ex script from their input: each `!cmd` line runs cmd
+  [
+    "vim -es f <<'EOF'\n!git push\nq\nEOF",
+    top("vim -es f <<'EOF'\n!git push\nq\nEOF", child('tool-command@0', 'git push')),
+  ],
+  ["ex -s f <<< 'sil !git push'", top("ex -s f <<< 'sil !git push'", child('tool-command@0', 'git push'))],
+  ["vim -es f <<< 'r !git push'", top("vim -es f <<< 'r !git push'", unread('tool-command@0', 'dynamic'))],
+  ['ex -s f <<< "!$cmd"', top('ex -s f <<< "!$cmd"', unread('tool-command@0', 'dynamic'))],
+  ["vim f <<< '!git push'", top("vim f <<< '!git push'")], // not Ex mode: no script read here
+  ["vim -es f <<< '%s/a/b/'", top("vim -es f <<< '%s/a/b/'")],
   ["sed -n '1e git push' f", top("sed -n '1e git push' f", child('tool-command@0', 'git push'))],
   [
     "sed -e 's/a/b/' -e '$e git push' f",
