@@ -1,5 +1,5 @@
 import type { Options } from 'tsup';
-import { bin, hookBundle, judgeBundle, library } from '../../tsup.base.ts';
+import { bin, freshBuild, hookBundle, judgeBundle, library } from '../../tsup.base.ts';
 import { readsEnvironment } from './src/environment.ts';
 import { inlineShippedLiterals } from './literals-plugin.ts';
 
@@ -11,10 +11,10 @@ const withLiterals = (options: Options): Options => ({
   esbuildPlugins: [...(options.esbuildPlugins ?? []), inlineShippedLiterals],
 });
 
-const config: Options[] = [
+const config: Options[] = freshBuild([
   withLiterals(library(['src/index.ts'])),
   withLiterals(bin(['src/cli.ts'])),
   withLiterals(hookBundle({ hook: 'src/hook.ts' }, { verdictServer: true, environment: readsEnvironment })),
   withLiterals(judgeBundle({ judge: 'src/judge.ts', mcp: 'src/mcp.ts' })),
-];
+]);
 export default config;

@@ -1,6 +1,6 @@
 import { copyFile } from 'node:fs/promises';
 import type { Options } from 'tsup';
-import { library } from '../../tsup.base.ts';
+import { freshBuild, library } from '../../tsup.base.ts';
 
 // os-temp-dir.cjs ships as its own file beside the bundles, so its require('node:os') stays a real
 // CommonJS require that runs on first use, in the ES module build too (see src/os-temp-dir.cjs).
@@ -26,9 +26,9 @@ const front: Options = {
 
 // Annotated rather than `defineConfig(...)`: isolatedDeclarations cannot infer a default export's type.
 // The hook-bundle format (./bundle): tsup and esbuild stay the author's own, never inlined.
-const config: Options[] = [
+const config: Options[] = freshBuild([
   { ...library(['src/index.ts']), external, onSuccess: copyLazyOs },
   { ...library(['src/hook-bundle.ts']), clean: false, shims: true, external: ['tsup', 'esbuild'] },
   front,
-];
+]);
 export default config;

@@ -1,6 +1,6 @@
 import { copyFile } from 'node:fs/promises';
 import type { Options } from 'tsup';
-import { bin, library } from '../../tsup.base.ts';
+import { bin, freshBuild, library } from '../../tsup.base.ts';
 
 // Two CommonJS files ship as their own files beside the bundles. require-mvdan.cjs is the file a
 // guard's hook bundle swaps for mvdan-sh's packed source (see hookBundle in tsup.base.ts);
@@ -12,10 +12,10 @@ const copyCommonJsFiles = async (): Promise<void> => {
 };
 
 // The preset for hook authors (./bundle): tsup and esbuild stay the author's own, never inlined.
-const config: Options[] = [
+const config: Options[] = freshBuild([
   { ...library(['src/index.ts']), external, onSuccess: copyCommonJsFiles },
   { ...library(['src/bundle.ts']), clean: false, external: ['tsup', 'esbuild'] },
   { ...bin(['src/cli.ts']), external },
-];
+]);
 
 export default config;
