@@ -1,5 +1,5 @@
 import type { HeadWord } from './git-global-options.ts';
-import type { HeadJudgement } from './write-class.ts';
+import type { HeadJudgement } from './write-kind.ts';
 
 // gh's writes: `gh pr merge`, a PUT to a pull's merge endpoint through `gh api`, and `gh repo
 // sync` (which moves a branch of the local checkout or of a fork to its source's tip).

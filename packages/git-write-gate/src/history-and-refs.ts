@@ -8,7 +8,7 @@ import {
   wholeTreeOperand,
   writeOrDynamic,
 } from './subcommand-rule.ts';
-import type { WriteKind } from './write-class.ts';
+import type { WriteKind } from './write-kind.ts';
 
 // The spec's write table past commit, push, merge, reset, clean, checkout, switch and restore:
 // every other way git has to put a commit on a shared branch, move or delete a shared ref, or

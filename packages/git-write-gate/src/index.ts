@@ -23,8 +23,10 @@ export { defaultProfile, parseProfile } from './profile.ts';
 /** The reason opener and the guard's name. */
 export { guardName } from './reasons.ts';
 /** A head's judgement, the kinds of write, and where a head's pathspecs resolve. */
-export type { HeadJudgement, HeadPlace, WriteKind } from './write-class.ts';
+export type { HeadPlace } from './write-class.ts';
+export type { HeadJudgement, WriteKind } from './write-kind.ts';
 /** Where git resolves a pathspec: its directory and work-tree top. */
 export type { PathspecBase } from './pathspec.ts';
 /** The write class as a pure function over a command's head words. */
-export { judgeHead, writeKinds } from './write-class.ts';
+export { judgeHead } from './write-class.ts';
+export { writeKinds } from './write-kind.ts';

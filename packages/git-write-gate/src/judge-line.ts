@@ -15,7 +15,8 @@ import { hasEscapeAssignment } from './escape.ts';
 import { type HeadWord, parseGitGlobals, type RepositoryVariables } from './git-global-options.ts';
 import { type FlowLimits, ShellFlow } from './shell-flow.ts';
 import { joinWhere, type Place, type ShellState, startState, type Where } from './shell-state.ts';
-import { type HeadJudgement, judgeHead, type WriteKind } from './write-class.ts';
+import { judgeHead } from './write-class.ts';
+import type { HeadJudgement, WriteKind } from './write-kind.ts';
 
 /** Why part of a line cannot be judged. */
 export type UnknownCause =

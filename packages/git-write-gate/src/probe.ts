@@ -1,7 +1,7 @@
 import { isAbsolute, join } from 'node:path';
 import type { GuardContext } from './context.ts';
 import { defaultProfile, parseProfile, type RepoProfile } from './profile.ts';
-import type { WriteKind } from './write-class.ts';
+import type { WriteKind } from './write-kind.ts';
 
 /** Where the evidence lives, relative to the top of a work tree: the record's flat path. */
 export const profileRelativePath = '.claude/skills/repo-profile.md';

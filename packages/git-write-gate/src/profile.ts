@@ -1,4 +1,4 @@
-import { type WriteKind, writeKinds } from './write-class.ts';
+import { type WriteKind, writeKinds } from './write-kind.ts';
 
 /** What a repository's `.claude/skills/repo-profile.md` front matter says to the gate. */
 export interface RepoProfile {

@@ -1,4 +1,4 @@
-import type { WriteKind } from './write-class.ts';
+import type { WriteKind } from './write-kind.ts';
 
 /** The reason opener, and the name the CLI and the trace use. */
 export const guardName = 'git-write-gate';

@@ -1,7 +1,7 @@
 import type { HeadWord } from './git-global-options.ts';
 import { type GlobReading, isWholeTreePathspec, type PathspecBase } from './pathspec.ts';
 import { type ArgToken, isNegated, isOption, type OptionSpec } from './subcommand-options.ts';
-import type { WriteKind } from './write-class.ts';
+import type { WriteKind } from './write-kind.ts';
 
 /** What a subcommand's rule reads besides its arguments: git's global options, and where pathspecs resolve. */
 export interface SubcommandSetting {

@@ -1,4 +1,4 @@
-import type { WriteKind } from '../src/write-class.ts';
+import type { WriteKind } from '../src/write-kind.ts';
 
 /** One row: every command in it must get the same answer (cwd /repos/managed unless given). */
 export interface Case {

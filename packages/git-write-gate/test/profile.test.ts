@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { evaluate } from '../src/evaluate.ts';
 import { defaultProfile, parseProfile } from '../src/profile.ts';
-import { writeKinds } from '../src/write-class.ts';
+import { writeKinds } from '../src/write-kind.ts';
 import { bashCall, fakeContext, standardWorld } from './fake-context.ts';
 
 const specExample = [

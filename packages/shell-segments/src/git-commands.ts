@@ -1,4 +1,4 @@
-import type { Placed } from './runners.ts';
+import type { Placed } from './placed.ts';
 import { placedIn, shellOf } from './tool-escapes.ts';
 import type { Assign, Word } from './types.ts';
 

@@ -2,6 +2,7 @@ import { frameDepth } from './frame-depth.ts';
 import { unwrapLaunchers } from './launchers.ts';
 import { gitCommandTexts } from './git-commands.ts';
 import { leafOf, ownedSubstitutions } from './statement-tree.ts';
+import type { Placed } from './placed.ts';
 import { toolReaders } from './tool-escapes.ts';
 import type { CommandLine, NestedKind, Redirect, Segment, TextForm, Word } from './types.ts';
 
@@ -9,12 +10,6 @@ import type { CommandLine, NestedKind, Redirect, Segment, TextForm, Word } from 
 export type NestedText = { kind: NestedKind; form: TextForm; start: number; end: number } & (
   | { text: string }
   | { text: null; message: string } // only known at run time
-);
-
-/** Where a text stands in a line's source, and how a changed one would be put back. */
-export type Placed = { form: TextForm; start: number; end: number } & (
-  | { text: string }
-  | { text: null; message: string }
 );
 
 const shells = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh']);

@@ -1,4 +1,4 @@
-import type { Placed } from './runners.ts';
+import type { Placed } from './placed.ts';
 import type { Word } from './types.ts';
 
 /**
