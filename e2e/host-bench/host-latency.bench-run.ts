@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { repoRoot } from '@kit/test-kit';
@@ -18,7 +18,9 @@ afterAll(removeScratch);
 // request (which carries the tool's result): the host's hooks, the command itself, and the host's
 // own work, which every path shares. The first call of a session is left out (process and judge
 // start-up, first compile). The kit's MCP path also reports its judge's resident memory, read in the
-// session (the judge records its pid for the session: kit-judge's session-status.ts).
+// session (the judge records its pid for the session: kit-judge's session-status.ts). A bare
+// `mcp_tool` hook, on a server that judges nothing (bare-mcp-server.cjs), is the host's own floor
+// for any hook of that type.
 // KIT_HOST_BENCH_ROUNDS (default 5) and KIT_HOST_BENCH_CALLS (timed calls per session, default 8).
 const rounds = Number(process.env.KIT_HOST_BENCH_ROUNDS ?? 5);
 const timedCalls = Number(process.env.KIT_HOST_BENCH_CALLS ?? 8);
@@ -29,6 +31,7 @@ type PathName =
   | "bare `node -e ''` command hook"
   | 'kit command path'
   | 'kit MCP path'
+  | 'bare mcp_tool hook'
   | 'cc-safety-net 2.4.5';
 // The peer, as bench/ installs it (`pnpm bench` puts it in its cache folder): measured when it is there.
 const peerBin = join(
@@ -45,6 +48,7 @@ const paths: PathName[] = [
   "bare `node -e ''` command hook",
   'kit command path',
   'kit MCP path',
+  'bare mcp_tool hook',
   ...(existsSync(peerBin) ? (['cc-safety-net 2.4.5'] as const) : []),
 ];
 
@@ -68,6 +72,31 @@ async function mcpPluginArgs(): Promise<string[]> {
   return [judgeDir, guardDir, gate].flatMap((dir) => ['--plugin-dir', dir]);
 }
 
+// The bare mcp_tool hook: its server declared for the session (--mcp-config), its calls counted.
+const bareServer = join(repoRoot, 'e2e', 'host-bench', 'bare-mcp-server.cjs');
+const bareHandler = {
+  type: 'mcp_tool',
+  server: 'bare',
+  tool: 'judge',
+  input: { command: '${tool_input.command}' },
+  timeout: 5,
+};
+async function bareMcpArgs(calls: string): Promise<string[]> {
+  const config = join(await scratchDir('host-bench-bare-mcp'), 'mcp.json');
+  const server = { command: 'node', args: [bareServer], env: { BARE_MCP_CALLS: calls } };
+  writeFileSync(config, JSON.stringify({ mcpServers: { bare: server } }));
+  return ['--mcp-config', config];
+}
+const bareCalls = (calls: string) =>
+  existsSync(calls) ? readFileSync(calls, 'utf8').split('\n').length - 1 : 0;
+let bareCallsCounted = 0;
+
+async function pathArgs(path: PathName, home: string): Promise<string[]> {
+  if (path === 'kit MCP path') return mcpPluginArgs();
+  if (path === 'bare mcp_tool hook') return bareMcpArgs(join(home, 'bare-mcp-calls'));
+  return [];
+}
+
 async function session(path: PathName, round: number): Promise<ClaudeRun> {
   const script = [...Array.from({ length: timedCalls + 1 }, () => bash(timedCommand))];
   if (path === 'kit MCP path') script.push(readJudgeRss);
@@ -76,17 +105,22 @@ async function session(path: PathName, round: number): Promise<ClaudeRun> {
       ? hooksOf([commandHandler(['-e', ''])])
       : path === 'kit command path'
         ? hooksOf([commandHandler([bundle('exit-status-guard')]), commandHandler([bundle('git-write-gate')])])
-        : path === 'cc-safety-net 2.4.5'
-          ? hooksOf([commandHandler([peerBin, 'hook', '--coding-cli'])])
-          : {};
-  return runClaude({
+        : path === 'bare mcp_tool hook'
+          ? hooksOf([bareHandler])
+          : path === 'cc-safety-net 2.4.5'
+            ? hooksOf([commandHandler([peerBin, 'hook', '--coding-cli'])])
+            : {};
+  const home = await scratchDir(`host-bench-home-${round}`);
+  const run = await runClaude({
     cwd: await scratchRepo(`host-bench-${round}`),
-    home: await scratchDir(`host-bench-home-${round}`),
+    home,
     script,
     settings,
-    args: path === 'kit MCP path' ? await mcpPluginArgs() : [],
+    args: await pathArgs(path, home),
     timeoutMs: 300_000,
   });
+  if (path === 'bare mcp_tool hook') bareCallsCounted += bareCalls(join(home, 'bare-mcp-calls'));
+  return run;
 }
 
 /** Each timed call's gap, ms: from the tool call's answer sent to the request carrying its result. */
@@ -149,6 +183,9 @@ test('Claude Code, per Bash call: no hook, bare node hook, the kit command path,
     addedOverNoHookMs: Object.fromEntries(paths.map((p) => [p, added(p)])),
     // null when the bare hook measured no cost: the run was too noisy to say.
     mcpAddsOfBareNodeAdds: bareAdds > 0 ? round1(added('kit MCP path') / bareAdds) : null,
+    // The host's own floor for an mcp_tool hook, in the same units: what no MCP judge can go below.
+    bareMcpToolAddsOfBareNodeAdds: bareAdds > 0 ? round1(added('bare mcp_tool hook') / bareAdds) : null,
+    bareMcpToolCalls: bareCallsCounted,
     budget:
       'the kit MCP path adds at most 1/10 of what the bare node hook adds (median after the first call)',
     judgeRssMb,
@@ -161,8 +198,10 @@ test('Claude Code, per Bash call: no hook, bare node hook, the kit command path,
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   const table = paths.map((p) => `| ${p} | ${medians[p]} ms | ${added(p)} ms |`).join('\n');
   console.log(
-    `| path | median gap | added over no hook |\n|---|---:|---:|\n${table}\nMCP adds ${result.mcpAddsOfBareNodeAdds} of the bare node hook's addition; judge RSS ${judgeRssMb.join(', ')} MB`,
+    `| path | median gap | added over no hook |\n|---|---:|---:|\n${table}\nMCP adds ${result.mcpAddsOfBareNodeAdds} of the bare node hook's addition (a bare mcp_tool hook ${result.bareMcpToolAddsOfBareNodeAdds}); judge RSS ${judgeRssMb.join(', ')} MB`,
   );
   // Not a budget check (a bench never fails on a number): only that every path was measured.
   for (const p of paths) expect(samples.get(p)?.length, p).toBeGreaterThan(0);
+  // The bare hook reached its server on every call of every session (else its floor is not a floor).
+  expect(bareCallsCounted).toBeGreaterThanOrEqual(rounds * (timedCalls + 1));
 });
