@@ -460,13 +460,9 @@ export class Segmenter {
       case 'DeclClause':
         this.declClause(cmd, draft, scope);
         break;
-      case 'TestClause': {
-        const test = cmd;
-        draft.argv.push(this.syntheticWord(test.Left, 2));
-        this.testExpr(test.X, draft, scope);
-        draft.argv.push(this.syntheticWord(test.Right, 2));
+      case 'TestClause':
+        this.bracketedTest(cmd.Left, cmd.Right, 2, cmd.X, draft, scope);
         break;
-      }
       case 'ArithmCmd': {
         const arithm = cmd;
         draft.argv.push(this.syntheticWord(arithm.Left, 2));
@@ -544,14 +540,24 @@ export class Segmenter {
         if (test.Y) this.testExpr(test.Y, draft, scope);
         return;
       }
-      case 'ParenTest': {
-        const test = node;
-        draft.argv.push(this.syntheticWord(test.Lparen, 1));
-        this.testExpr(test.X, draft, scope);
-        draft.argv.push(this.syntheticWord(test.Rparen, 1));
+      case 'ParenTest':
+        this.bracketedTest(node.Lparen, node.Rparen, 1, node.X, draft, scope);
         return;
-      }
     }
+  }
+
+  /** A test between brackets (`[[ … ]]`, `( … )`): each bracket a word of `width` around the test's own. */
+  private bracketedTest(
+    open: number,
+    close: number,
+    width: number,
+    test: sh.Node,
+    draft: Draft,
+    scope: Scope,
+  ): void {
+    draft.argv.push(this.syntheticWord(open, width));
+    this.testExpr(test, draft, scope);
+    draft.argv.push(this.syntheticWord(close, width));
   }
 
   // ---- words ----

@@ -47,8 +47,10 @@ export async function uninstallCommand(guard: GuardDefinition, argv: string[], i
   if (!chosenHost.ok) return fail(io, `uninstall: ${chosenHost.message}`);
   const wiring = chosenHost.value;
   const dryRun = parsed.flags.has('--dry-run');
-  if (scopeGiven)
-    return uninstallFrom(guard, wiring, await wiring.locate(guard, chosenScope.value, io), dryRun, io);
+  if (scopeGiven) {
+    const where = await wiring.locate(guard, chosenScope.value, io);
+    return uninstallFrom({ guard, wiring, where, dryRun, io });
+  }
   const survey = await surveyScopes(guard, wiring, io, true);
   if (survey.installed.length === 0) {
     const host = wiring.host === 'claude' ? '' : ` (${wiring.host})`;
@@ -60,32 +62,29 @@ export async function uninstallCommand(guard: GuardDefinition, argv: string[], i
   }
   let code = 0;
   for (const where of survey.installed)
-    code = Math.max(code, await uninstallFrom(guard, wiring, where, dryRun, io));
+    code = Math.max(code, await uninstallFrom({ guard, wiring, where, dryRun, io }));
   return code;
 }
 
-async function uninstallFrom(
-  guard: GuardDefinition,
-  wiring: HostWiring,
-  where: ScopeLocations,
-  dryRun: boolean,
-  io: CliIO,
-): Promise<number> {
-  const code = await uninstallHandler(guard, wiring, where, dryRun, io);
-  if (code !== 0 || dryRun || wiring.host !== 'claude') return code;
+/** One guard's uninstall from one host's scope. */
+interface Uninstalling {
+  guard: GuardDefinition;
+  wiring: HostWiring;
+  where: ScopeLocations;
+  dryRun: boolean;
+  io: CliIO;
+}
+
+async function uninstallFrom(call: Uninstalling): Promise<number> {
+  const code = await uninstallHandler(call);
+  if (code !== 0 || call.dryRun || call.wiring.host !== 'claude') return code;
   // The MCP path's own files: the judge module and its place in the shared server's list.
-  const lines = await withdrawJudge(guard, where, io);
-  if (lines.length > 0) say(io, ...lines);
+  const lines = await withdrawJudge(call.guard, call.where, call.io);
+  if (lines.length > 0) say(call.io, ...lines);
   return 0;
 }
 
-async function uninstallHandler(
-  guard: GuardDefinition,
-  wiring: HostWiring,
-  where: ScopeLocations,
-  dryRun: boolean,
-  io: CliIO,
-): Promise<number> {
+async function uninstallHandler({ guard, wiring, where, dryRun, io }: Uninstalling): Promise<number> {
   const label = hostScopeLabel(wiring, where.scope);
   const target = await resolveWriteTarget(where.settingsPath);
   const first = await planFor(guard, wiring, where, target);
