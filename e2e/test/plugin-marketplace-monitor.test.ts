@@ -25,12 +25,15 @@ afterAll(removeScratch);
 const promoteCommand = (guard: GuardName) =>
   `claude plugin uninstall ${guard}-monitor@${MARKETPLACE} && claude plugin install ${guard}@${MARKETPLACE}`;
 
-/** Per guard: the rule its deny call breaks, a call it is silent on, and where its README is. */
-const monitorRows: (GuardCase & {
+/** Per guard: the rule its deny call breaks, a call it is silent on, and the READMEs that give the promote command. */
+interface MonitorExtra {
+  guard: GuardName;
   rule: string;
   silent: (project: string) => ToolCall;
   readmes: string[];
-})[] = [
+}
+type MonitorRow = GuardCase & MonitorExtra;
+const extras: MonitorExtra[] = [
   {
     guard: 'exit-status-guard',
     rule: 'piped-gate',
@@ -49,7 +52,11 @@ const monitorRows: (GuardCase & {
     silent: (project) => ({ name: 'Read', input: { file_path: join(project, 'App.csproj') } }),
     readmes: ['packages/roseline-gate/README.md'],
   },
-].map((row) => ({ ...(guardCases.find((c) => c.guard === row.guard) as GuardCase), ...row }));
+];
+const monitorRows: MonitorRow[] = extras.map((extra) => ({
+  ...(guardCases.find((c) => c.guard === extra.guard) as GuardCase),
+  ...extra,
+}));
 
 interface Session {
   project: string;
@@ -62,12 +69,7 @@ interface MonitorScenario {
   enforced: Session;
 }
 
-async function session(
-  row: (typeof monitorRows)[number],
-  home: string,
-  label: string,
-  script: 'both' | 'deny',
-) {
+async function session(row: MonitorRow, home: string, label: string, script: 'both' | 'deny') {
   const project = await scratchRepo(`${label}-${row.guard}`, row.tree);
   const calls = script === 'both' ? [row.call(project), row.silent(project)] : [row.call(project)];
   const run = await runClaude({
@@ -80,7 +82,7 @@ async function session(
   return { project, run };
 }
 
-async function monitorScenario(row: (typeof monitorRows)[number]): Promise<MonitorScenario> {
+async function monitorScenario(row: MonitorRow): Promise<MonitorScenario> {
   const installed = await installPlugin(source, `${row.guard}-monitor`);
   const watched = await session(row, installed.home, 'plugin-monitor', 'both');
   const audit = auditLines(installed.home);
@@ -103,7 +105,7 @@ const scenarios = new Map<GuardName, MonitorScenario>();
 beforeAll(async () => {
   // The three guards' installs and sessions run at once; each test reads one fact of them.
   const done = await Promise.all(monitorRows.map(monitorScenario));
-  monitorRows.forEach((row, index) => scenarios.set(row.guard, done[index] as MonitorScenario));
+  for (const [index, row] of monitorRows.entries()) scenarios.set(row.guard, done[index] as MonitorScenario);
 });
 const scenarioOf = (guard: GuardName) => scenarios.get(guard) as MonitorScenario;
 

@@ -12,13 +12,13 @@ const guard = makeGuard();
 
 /** A HOME with these plugins installed from marketplace `kit`, each a copy of the example guard's bundle. */
 function homeWithPlugins(
-  plugins: { id: string; pluginName?: string }[],
+  plugins: { id: string; pluginName?: string; flags?: string[] }[],
   enabledPlugins: Record<string, boolean> = Object.fromEntries(plugins.map((p) => [p.id, true])),
 ): string {
   const home = tempTree();
   const tree: Tree = { '.claude/settings.json': JSON.stringify({ enabledPlugins }) };
   const records: Record<string, object[]> = {};
-  for (const { id, pluginName } of plugins) {
+  for (const { id, pluginName, flags = [] } of plugins) {
     const [name] = id.split('@');
     const installPath = join(home, '.claude', 'plugins', 'cache', 'kit', name as string, '1.0.0');
     records[id] = [{ scope: 'user', installPath, version: '1.0.0' }];
@@ -33,7 +33,12 @@ function homeWithPlugins(
           {
             matcher: 'Bash',
             hooks: [
-              { type: 'command', command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/dist/hook.mjs'], timeout: 5 },
+              {
+                type: 'command',
+                command: 'node',
+                args: ['${CLAUDE_PLUGIN_ROOT}/dist/hook.mjs', ...flags],
+                timeout: 5,
+              },
             ],
           },
         ],
@@ -84,16 +89,73 @@ describe('doctor and install see the plugins that run this guard', () => {
     expect(doctor.stdout).toContain('remove the handler: `example-guard uninstall --user`');
   });
 
-  test('two enabled plugins of one name: doctor says only one runs, and which to remove', async () => {
-    const home = homeWithPlugins([
-      { id: 'example-guard@kit' },
-      { id: 'example-guard-strict@kit', pluginName: 'example-guard' },
-    ]);
-    const doctor = await cli(guard, ['doctor'], { cwd: tempRepo(), home });
-    expect(doctor.code).toBe(1);
+  // Claude Code 2.1.332 runs the first of them in enabledPlugins (e2e plugin-marketplace-monitor.test.ts).
+  const plain = { id: 'example-guard@kit' };
+  const monitor = { id: 'example-guard-monitor@kit', pluginName: 'example-guard', flags: ['--monitor'] };
+  const strict = { id: 'example-guard-strict@kit', pluginName: 'example-guard', flags: ['--strict'] };
+  const userSettings = (home: string) => join(home, '.claude', 'settings.json');
+  test.for([
+    [
+      'enforcing first, monitor beside it',
+      [plain, monitor],
+      'example-guard@kit and example-guard-monitor@kit are both enabled and carry one plugin name, example-guard: Claude Code runs the hooks of the first in enabledPlugins only, example-guard@kit (enforcing: it denies), so example-guard-monitor@kit (monitoring: it would record each would-deny) runs nothing. To enforce, keep example-guard@kit: `claude plugin uninstall example-guard-monitor@kit`; to monitor only, keep example-guard-monitor@kit: `claude plugin uninstall example-guard@kit`',
+    ],
+    [
+      'monitor first, enforcing beside it',
+      [monitor, plain],
+      'example-guard-monitor@kit and example-guard@kit are both enabled and carry one plugin name, example-guard: Claude Code runs the hooks of the first in enabledPlugins only, example-guard-monitor@kit (monitoring: it denies nothing and records each would-deny), so example-guard@kit (enforcing: it would deny) runs nothing. To monitor only, keep example-guard-monitor@kit: `claude plugin uninstall example-guard@kit`; to enforce, keep example-guard@kit: `claude plugin uninstall example-guard-monitor@kit`',
+    ],
+    [
+      'plain first, strict beside it',
+      [plain, strict],
+      'example-guard@kit and example-guard-strict@kit are both enabled and carry one plugin name, example-guard: Claude Code runs the hooks of the first in enabledPlugins only, example-guard@kit (enforcing: it denies), so example-guard-strict@kit (strict: it would deny, and refuse what it cannot judge) runs nothing. To enforce, keep example-guard@kit: `claude plugin uninstall example-guard-strict@kit`; to enforce in strict mode, keep example-guard-strict@kit: `claude plugin uninstall example-guard@kit`',
+    ],
+    [
+      'strict first, plain beside it',
+      [strict, plain],
+      'example-guard-strict@kit and example-guard@kit are both enabled and carry one plugin name, example-guard: Claude Code runs the hooks of the first in enabledPlugins only, example-guard-strict@kit (strict: it denies, and refuses what it cannot judge), so example-guard@kit (enforcing: it would deny) runs nothing.',
+    ],
+    [
+      'all three',
+      [plain, strict, monitor],
+      'so example-guard-strict@kit (strict: it would deny, and refuse what it cannot judge) and example-guard-monitor@kit (monitoring: it would record each would-deny) run nothing. To enforce, keep example-guard@kit: `claude plugin uninstall example-guard-strict@kit && claude plugin uninstall example-guard-monitor@kit`;',
+    ],
+  ] as const)(
+    'two enabled plugins of one name, %s: doctor says which runs, what it does, and the command for each',
+    async ([, plugins, line]) => {
+      const doctor = await cli(guard, ['doctor'], { cwd: tempRepo(), home: homeWithPlugins([...plugins]) });
+      expect(doctor.code).toBe(1);
+      expect(doctor.stdout).toContain(line);
+    },
+  );
+
+  test('the order is the merged enabledPlugins: the user file first, a plugin the project enables after it (with its scope)', async () => {
+    const home = homeWithPlugins([plain, monitor], { 'example-guard-monitor@kit': true });
+    const project = tempRepo({
+      '.claude/settings.json': JSON.stringify({ enabledPlugins: { 'example-guard@kit': true } }),
+    });
+    const doctor = await cli(guard, ['doctor'], { cwd: project, home });
     expect(doctor.stdout).toContain(
-      'FAIL only one of example-guard@kit and example-guard-strict@kit runs: both carry a plugin named example-guard, and Claude Code runs the hooks of one plugin per name; keep one: `claude plugin uninstall example-guard@kit` keeps example-guard-strict@kit',
+      'Claude Code runs the hooks of the first in enabledPlugins only, example-guard-monitor@kit (monitoring: it denies nothing and records each would-deny), so example-guard@kit (enforcing: it would deny) runs nothing. To monitor only, keep example-guard-monitor@kit: `claude plugin uninstall example-guard@kit --scope project`; to enforce, keep example-guard@kit: `claude plugin uninstall example-guard-monitor@kit`',
     );
+  });
+
+  test.for([
+    ['the monitor alone', [monitor], {}],
+    [
+      'the monitor, the enforcing one disabled in the project',
+      [plain, monitor],
+      { 'example-guard@kit': false },
+    ],
+    ['the strict one alone', [strict], {}],
+  ] as const)('one enabled (%s): no same-name line', async ([, plugins, inProject]) => {
+    const home = homeWithPlugins([...plugins]);
+    const project = tempRepo({
+      '.claude/settings.local.json': JSON.stringify({ enabledPlugins: inProject }),
+    });
+    const doctor = await cli(guard, ['doctor'], { cwd: project, home });
+    expect(doctor.stdout).toContain(`(enabled in ${userSettings(home)}) runs it`);
+    expect(doctor.stdout).not.toContain('carry one plugin name');
   });
 
   test.for([

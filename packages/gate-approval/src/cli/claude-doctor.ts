@@ -9,6 +9,7 @@ import {
   type EnabledPlugin,
   findEnabledPlugins,
   pluginHandler,
+  pluginMode,
 } from './plugins.ts';
 import { checkPluginJudge } from './plugin-judge-doctor.ts';
 import { expandProjectDir, findProjectDir } from './project-dir.ts';
@@ -54,7 +55,13 @@ async function projectDirOf(context: DoctorContext): Promise<string> {
 async function surroundings(context: DoctorContext): Promise<Surroundings> {
   const { guard, where, scope, io } = context;
   const plugins = await findEnabledPlugins(guard, io, await projectDirOf(context));
-  const sameName = describeSameNamePlugins(guard, plugins);
+  const modes = await Promise.all(
+    plugins.map(async (plugin) => ({
+      plugin,
+      mode: pluginMode(plugin, await pluginHandler(plugin, guard.matcher, io)),
+    })),
+  );
+  const sameName = describeSameNamePlugins(guard, modes, io.home);
   const [plugin] = plugins;
   return {
     lines: sameName === null ? [] : [{ ok: false, text: sameName }],

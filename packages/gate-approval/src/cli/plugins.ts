@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isJsonObject } from '@kit/fail-open';
 import type { CliIO, GuardDefinition } from '../guard.ts';
+import { isMonitored } from '../monitor.ts';
+import { isStrictArg } from '../strict-arg.ts';
 import type { Scope } from './scope.ts';
 
 /** A Claude Code plugin that is enabled for this project and runs this guard. */
@@ -36,16 +38,20 @@ export async function findEnabledPlugins(
       join(projectDir, '.claude', 'settings.json'),
       join(projectDir, '.claude', 'settings.local.json'),
     );
-  const enabled = new Map<string, string>(); // id → the file that enabled it
+  // Merged as the host merges the files: a key keeps the place it first had, so the order is the
+  // host's, which decides which of two same-name plugins runs (describeSameNamePlugins).
+  let merged: Record<string, unknown> = {};
+  const enabledIn = new Map<string, string>(); // id → the file that enabled it last
   for (const file of [...new Set(settingsFiles)]) {
     const plugins = (await readJson(file))?.enabledPlugins;
     if (!isJsonObject(plugins)) continue;
-    for (const [id, on] of Object.entries(plugins)) {
-      if (on === true) enabled.set(id, file);
-      else if (on === false) enabled.delete(id);
-    }
+    merged = { ...merged, ...plugins };
+    for (const [id, on] of Object.entries(plugins)) if (on === true) enabledIn.set(id, file);
   }
-  if (enabled.size === 0) return [];
+  const enabled = Object.keys(merged)
+    .filter((id) => merged[id] === true)
+    .map((id) => [id, enabledIn.get(id) as string] as const);
+  if (enabled.length === 0) return [];
   const installed = (await readJson(join(io.home, '.claude', 'plugins', 'installed_plugins.json')))?.plugins;
   const found: EnabledPlugin[] = [];
   for (const [id, enabledIn] of enabled) {
@@ -165,20 +171,77 @@ export function describePluginTwins(
   return `the plugin ${ids} also runs ${guard.name}, and Claude Code runs both a settings handler and a plugin, so every call is judged twice: ${fix}`;
 }
 
+/** What an enabled plugin's handler does with a call the guard would deny. */
+export type PluginMode = 'enforcing' | 'strict' | 'monitoring';
+
+/** The mode a plugin's handler asks for (`"monitor"`/`"strict"` in an mcp_tool input, the flags after a
+ * bundle), else the one its name says (`<guard>-monitor`, `<guard>-strict`). */
+export function pluginMode(plugin: EnabledPlugin, handler: PluginHandler | null): PluginMode {
+  if (handler?.type === 'mcp_tool') {
+    const input = isJsonObject(handler.handler.input) ? handler.handler.input : {};
+    return input.monitor === true ? 'monitoring' : input.strict === true ? 'strict' : 'enforcing';
+  }
+  if (handler?.type === 'command')
+    return isMonitored(handler.args) ? 'monitoring' : isStrictArg(handler.args) ? 'strict' : 'enforcing';
+  const name = plugin.id.split('@')[0] ?? '';
+  return name.endsWith('-monitor') ? 'monitoring' : name.endsWith('-strict') ? 'strict' : 'enforcing';
+}
+
+// What each mode does when its hooks run, would do when they do not, and the wish that keeps it.
+const modeWords: Record<PluginMode, { runs: string; idle: string; wish: string }> = {
+  enforcing: { runs: 'enforcing: it denies', idle: 'enforcing: it would deny', wish: 'to enforce' },
+  strict: {
+    runs: 'strict: it denies, and refuses what it cannot judge',
+    idle: 'strict: it would deny, and refuse what it cannot judge',
+    wish: 'to enforce in strict mode',
+  },
+  monitoring: {
+    runs: 'monitoring: it denies nothing and records each would-deny',
+    idle: 'monitoring: it would record each would-deny',
+    wish: 'to monitor only',
+  },
+};
+
 /**
- * One sentence when several enabled plugins share the guard's name, or null: Claude Code runs the
- * hooks of one plugin per name, so only one of them runs. Keeping a variant (`git-write-gate-strict`)
- * means removing the plain one, the only way to be sure which runs.
+ * One sentence when several enabled plugins share the guard's name, or null. Claude Code 2.1.332
+ * runs the hooks of one plugin per name, the first in enabledPlugins (`plugins` is in that order),
+ * and none of the others': the sentence says which runs and what it does, and for each the one
+ * command that leaves it alone.
  */
 export function describeSameNamePlugins(
   guard: Pick<GuardDefinition, 'name'>,
-  plugins: EnabledPlugin[],
+  plugins: { plugin: EnabledPlugin; mode: PluginMode }[],
+  home: string,
 ): string | null {
-  if (plugins.length < 2) return null;
-  const plain = plugins.find((plugin) => plugin.id.split('@')[0] === guard.name) ?? plugins[0];
-  const kept = plugins.filter((plugin) => plugin !== plain).map((plugin) => plugin.id);
-  return `only one of ${plugins.map((plugin) => plugin.id).join(' and ')} runs: both carry a plugin named ${guard.name}, and Claude Code runs the hooks of one plugin per name; keep one: \`claude plugin uninstall ${plain?.id}\` keeps ${kept.join(', ')}`;
+  const [first, ...idle] = plugins;
+  if (first === undefined || idle.length === 0) return null;
+  const ids = plugins.map(({ plugin }) => plugin.id).join(' and ');
+  const idleWords = idle.map(({ plugin, mode }) => `${plugin.id} (${modeWords[mode].idle})`).join(' and ');
+  const keep = plugins.map(({ plugin, mode }) => {
+    const others = plugins
+      .filter((other) => other.plugin !== plugin)
+      .map((other) => uninstallCommand(other.plugin, home));
+    const wish =
+      new Set(plugins.map((other) => other.mode)).size === plugins.length
+        ? `${modeWords[mode].wish}, keep`
+        : 'to keep';
+    return `${wish} ${plugin.id}: \`${others.join(' && ')}\``;
+  });
+  return `${ids} are ${idle.length === 1 ? 'both' : 'all'} enabled and carry one plugin name, ${guard.name}: Claude Code runs the hooks of the first in enabledPlugins only, ${first.plugin.id} (${modeWords[first.mode].runs}), so ${idleWords} ${idle.length === 1 ? 'runs' : 'run'} nothing. ${capitalized(keep.join('; '))}`;
 }
+
+// `claude plugin uninstall <id>`, with the scope of the settings file that enabled it (the CLI's default is user).
+function uninstallCommand(plugin: EnabledPlugin, home: string): string {
+  const scope =
+    plugin.enabledIn === join(home, '.claude', 'settings.json')
+      ? ''
+      : plugin.enabledIn.endsWith('settings.local.json')
+        ? ' --scope local'
+        : ' --scope project';
+  return `claude plugin uninstall ${plugin.id}${scope}`;
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** A JSON object file (a leading BOM allowed), or null when it is missing or not one. */
 export async function readJson(file: string): Promise<Record<string, unknown> | null> {
