@@ -47,6 +47,12 @@ export const csharpFileMarker: string = roselineFileMarker;
  */
 export const aTurnLater: ToolCall = { name: 'Bash', input: { command: 'sleep 1.5', description: 'wait' } };
 
+/** An unterminated quote: no shell parser can read it, so git-write-gate cannot judge it (strict mode refuses it). */
+export const unparseableCommit: ToolCall = {
+  name: 'Bash',
+  input: { command: 'git commit -m "unterminated', description: 'commit' },
+};
+
 /** The number of commits on HEAD. */
 export function commitCount(project: string): number {
   return Number(git(project, 'rev-list', '--count', 'HEAD').trim());

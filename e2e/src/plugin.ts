@@ -1,5 +1,5 @@
 import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { cliEnvironment, findClaudeBinary } from './claude.ts';
 import {
   type CommandResult,
@@ -138,6 +138,17 @@ export function runClaudeCommand(args: string[], home: string): Promise<CommandR
     cwd: home,
     env: cliEnvironment('http://127.0.0.1:9', home),
     timeoutMs: 60_000,
+  });
+}
+
+/** Runs a command line as a user types it (`claude plugin uninstall … && claude plugin install …`),
+ * through a shell with the pinned CLI on PATH as `claude`, HOME at `home`. */
+export function runClaudeShell(commandLine: string, home: string): Promise<CommandResult> {
+  const env = cliEnvironment('http://127.0.0.1:9', home);
+  return runCommand('sh', ['-c', commandLine], {
+    cwd: home,
+    env: { ...env, PATH: `${dirname(findClaudeBinary())}:${env.PATH}` },
+    timeoutMs: 120_000,
   });
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { type ClaudeRun, runClaude } from '../src/claude.ts';
 import type { ToolCall } from '../src/messages-api.ts';
-import { commitCount, managedRepoTree } from '../src/guard-cases.ts';
+import { commitCount, managedRepoTree, unparseableCommit as unparseable } from '../src/guard-cases.ts';
 import { deniedIds, describeRun, type GuardedProject, installInScratchProject } from '../src/scenario.ts';
 import { git } from '@kit/test-kit';
 import { removeScratch, scratchDir } from '../src/scratch.ts';
@@ -18,11 +18,6 @@ const status: ToolCall = { name: 'Bash', input: { command: 'git status', descrip
 const escaped: ToolCall = {
   name: 'Bash',
   input: { command: `GIT_GATE=off ${commit.input.command}`, description: 'commit, once, past the gate' },
-};
-// An unterminated quote: no shell parser can read it, so the gate cannot judge it.
-const unparseable: ToolCall = {
-  name: 'Bash',
-  input: { command: 'git commit -m "unterminated', description: 'commit' },
 };
 
 function commitSubjects(project: string): string[] {

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { type CommandResult, repoRoot, runCommand } from '@kit/test-kit';
+import { join } from 'node:path';
+import { type CommandResult, repoRoot } from '@kit/test-kit';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { cliEnvironment, type ClaudeRun, findClaudeBinary, runClaude } from '../src/claude.ts';
+import { type ClaudeRun, runClaude } from '../src/claude.ts';
 import { type GuardCase, guardCases } from '../src/guard-cases.ts';
 import type { ToolCall } from '../src/messages-api.ts';
 import { runGuardCli } from '../src/kit.ts';
 import type { GuardName } from '../src/pack.ts';
 import { auditLines, installedIds, preToolUseHooks } from '../src/plugin-state.ts';
-import { type InstalledPlugin, installPlugin, MARKETPLACE } from '../src/plugin.ts';
+import { type InstalledPlugin, installPlugin, MARKETPLACE, runClaudeShell } from '../src/plugin.ts';
 import { deniedIds, describeRun } from '../src/scenario.ts';
 import { removeScratch, scratchRepo } from '../src/scratch.ts';
 
@@ -91,12 +91,7 @@ async function monitorScenario(row: MonitorRow): Promise<MonitorScenario> {
     home: installed.home,
   });
   // The promote command as the README writes it, through a shell, with the CLI on PATH as `claude`.
-  const env = cliEnvironment('http://127.0.0.1:9', installed.home);
-  const promote = await runCommand('sh', ['-c', promoteCommand(row.guard)], {
-    cwd: installed.home,
-    env: { ...env, PATH: `${dirname(findClaudeBinary())}:${env.PATH}` },
-    timeoutMs: 120_000,
-  });
+  const promote = await runClaudeShell(promoteCommand(row.guard), installed.home);
   const enforced = await session(row, installed.home, 'plugin-promoted', 'deny');
   return { installed, monitored: { ...watched, audit, doctor }, promote, enforced };
 }

@@ -12,6 +12,7 @@ import {
   csharpFileMarker,
   csharpTree,
   managedRepoTree,
+  unparseableCommit as unparseable,
 } from '../src/guard-cases.ts';
 import type { ToolCall } from '../src/messages-api.ts';
 import { requireKit } from '../src/kit.ts';
@@ -42,10 +43,6 @@ const commit: ToolCall = {
 const escapedCommit: ToolCall = {
   name: 'Bash',
   input: { command: `GIT_GATE=off ${commit.input.command}`, description: 'commit, once, past the gate' },
-};
-const unparseable: ToolCall = {
-  name: 'Bash',
-  input: { command: 'git commit -m "unterminated', description: 'commit' },
 };
 const suggestedRewrite =
   'mkdir -p tmp && make test > tmp/out.log 2>&1; echo "EXIT=$?"; tail -5 < tmp/out.log';

@@ -1,8 +1,7 @@
-import { dirname } from 'node:path';
-import { type CommandResult, expectSuccess, runCommand } from '@kit/test-kit';
+import { type CommandResult, expectSuccess } from '@kit/test-kit';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { cliEnvironment, type ClaudeRun, findClaudeBinary, runClaude } from '../src/claude.ts';
-import { guardCases } from '../src/guard-cases.ts';
+import { type ClaudeRun, runClaude } from '../src/claude.ts';
+import { guardCases, unparseableCommit } from '../src/guard-cases.ts';
 import type { ToolCall } from '../src/messages-api.ts';
 import { runGuardCli } from '../src/kit.ts';
 import { auditLines, installedIds, preToolUseHooks } from '../src/plugin-state.ts';
@@ -12,6 +11,7 @@ import {
   MARKETPLACE,
   type PluginName,
   runClaudeCommand,
+  runClaudeShell,
 } from '../src/plugin.ts';
 import { deniedIds, describeRun } from '../src/scenario.ts';
 import { removeScratch, scratchRepo } from '../src/scratch.ts';
@@ -24,11 +24,6 @@ afterAll(removeScratch);
 // (install order) and none of the other's. Each row installs both in one HOME, sees in a session
 // which one ran, reads doctor's line (which must name that one), runs the command doctor gives to
 // keep the other, and sees the other run.
-
-const unparseable: ToolCall = {
-  name: 'Bash',
-  input: { command: 'git commit -m "unterminated', description: 'commit' },
-};
 
 const piped = guardCases[0]?.call('') as ToolCall; // exit-status-guard's deny call
 
@@ -60,14 +55,14 @@ const rows: Row[] = [
   {
     first: 'git-write-gate',
     second: 'git-write-gate-strict',
-    call: unparseable,
+    call: unparseableCommit,
     firstDenies: false,
     secondDenies: true,
   },
   {
     first: 'git-write-gate-strict',
     second: 'git-write-gate',
-    call: unparseable,
+    call: unparseableCommit,
     firstDenies: true,
     secondDenies: false,
   },
@@ -101,12 +96,7 @@ async function outcomeOf(row: Row): Promise<Outcome> {
   });
   const keepSecond = new RegExp(`keep ${row.second}@${MARKETPLACE}: \`([^\`]+)\``).exec(doctor.stdout)?.[1];
   if (keepSecond === undefined) return { both, audit, doctor, keepSecond, kept: undefined };
-  const env = cliEnvironment('http://127.0.0.1:9', home);
-  const command = await runCommand('sh', ['-c', keepSecond], {
-    cwd: home,
-    env: { ...env, PATH: `${dirname(findClaudeBinary())}:${env.PATH}` },
-    timeoutMs: 120_000,
-  });
+  const command = await runClaudeShell(keepSecond, home);
   return {
     both,
     audit,
