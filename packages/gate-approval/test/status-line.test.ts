@@ -59,6 +59,21 @@ describe('findInstalledGuards: what the settings wire', () => {
       [{ guard: 'exit-status-guard', monitoring: false, strict: false, via: 'plugin' }],
     ],
     [
+      'the plain plugin before its monitor: enforcing (Claude Code runs the first of one name)',
+      { enabledPlugins: { 'exit-status-guard@kit': true, 'exit-status-guard-monitor@kit': true } },
+      [{ guard: 'exit-status-guard', monitoring: false, strict: false, via: 'plugin' }],
+    ],
+    [
+      'the monitor plugin before the plain one: monitoring',
+      { enabledPlugins: { 'exit-status-guard-monitor@kit': true, 'exit-status-guard@kit': true } },
+      [{ guard: 'exit-status-guard', monitoring: true, strict: false, via: 'plugin' }],
+    ],
+    [
+      'the plain plugin before the strict one: not strict',
+      { enabledPlugins: { 'git-write-gate@kit': true, 'git-write-gate-strict@kit': true } },
+      [{ guard: 'git-write-gate', monitoring: false, strict: false, via: 'plugin' }],
+    ],
+    [
       'an MCP judge handler',
       preToolUse({ type: 'mcp_tool', server: 'kit-judge', tool: 'judge', input: { guard: 'roseline-gate' } }),
       [{ guard: 'roseline-gate', judge: true, monitoring: false }],

@@ -47,12 +47,19 @@ export async function findInstalledGuards(home: string, projectDir: string): Pro
           },
     );
   };
-  const claudeDir = join(home, '.claude');
-  for (const file of files) for (const entry of guardsOf(await readJson(file), claudeDir)) add(entry);
+  let enabledPlugins: Record<string, unknown> = {};
+  for (const file of files) {
+    const document = await readJson(file);
+    for (const entry of handlersOf(document)) add(entry);
+    // Merged as the host merges the files: a key keeps the place it first had.
+    if (isJsonObject(document) && isJsonObject(document.enabledPlugins))
+      enabledPlugins = { ...enabledPlugins, ...document.enabledPlugins };
+  }
+  for (const entry of pluginsOf(enabledPlugins, join(home, '.claude'))) add(entry);
   return [...found.values()];
 }
 
-function guardsOf(document: unknown, claudeDir: string): InstalledGuard[] {
+function handlersOf(document: unknown): InstalledGuard[] {
   if (!isJsonObject(document)) return [];
   const entries: InstalledGuard[] = [];
   const hooks = isJsonObject(document.hooks) ? document.hooks.PreToolUse : undefined;
@@ -64,11 +71,19 @@ function guardsOf(document: unknown, claudeDir: string): InstalledGuard[] {
       if (entry !== null) entries.push(entry);
     }
   }
-  const plugins = isJsonObject(document.enabledPlugins) ? document.enabledPlugins : {};
-  for (const [id, on] of Object.entries(plugins)) {
+  return entries;
+}
+
+/**
+ * The guard plugins `enabledPlugins` turns on, one per guard: of a guard's plugins (`<guard>`,
+ * `-strict`, `-monitor`: one plugin name) Claude Code runs the first enabled only, so its words are the guard's.
+ */
+function pluginsOf(enabledPlugins: Record<string, unknown>, claudeDir: string): InstalledGuard[] {
+  const entries: InstalledGuard[] = [];
+  for (const [id, on] of Object.entries(enabledPlugins)) {
     // Every kit guard plugin is judged by its marketplace's kit-judge plugin (an mcp_tool handler).
     const match = pluginName.exec(id);
-    if (match?.[1] && match[3] && on === true)
+    if (match?.[1] && match[3] && on === true && !entries.some((entry) => entry.guard === match[1]))
       entries.push({
         guard: match[1],
         monitoring: match[2] === '-monitor',
