@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isJsonObject } from '@kit/fail-open';
 import type { CliIO, GuardDefinition } from '../guard.ts';
+import { enabledPlugins, enabledPluginsFiles } from '../enabled-plugins.ts';
 import type { Scope } from './scope.ts';
 
 /** A Claude Code plugin that is enabled for this project and runs this guard. */
@@ -19,9 +20,8 @@ export type PluginHandler =
 const pluginRootPlaceholder = '${CLAUDE_PLUGIN_ROOT}';
 
 /**
- * The plugins enabled for `projectDir` (or for the user alone, when null) that run this guard: in
- * `enabledPlugins` of ~/.claude/settings.json, then the project's .claude/settings.json, then its
- * settings.local.json (a later file overrides an earlier one, `false` disables), and whose installed
+ * The plugins enabled for `projectDir` (or for the user alone, when null) that run this guard (see
+ * enabled-plugins.ts: user, project, then local settings, a later `false` disabling), and whose installed
  * copy (~/.claude/plugins/installed_plugins.json) carries a `.claude-plugin/plugin.json` named like
  * the guard. A plugin whose copy cannot be read counts when its own name is the guard's. Never throws.
  */
@@ -30,21 +30,7 @@ export async function findEnabledPlugins(
   io: Pick<CliIO, 'home'>,
   projectDir: string | null,
 ): Promise<EnabledPlugin[]> {
-  const settingsFiles = [join(io.home, '.claude', 'settings.json')];
-  if (projectDir !== null)
-    settingsFiles.push(
-      join(projectDir, '.claude', 'settings.json'),
-      join(projectDir, '.claude', 'settings.local.json'),
-    );
-  const enabled = new Map<string, string>(); // id → the file that enabled it
-  for (const file of [...new Set(settingsFiles)]) {
-    const plugins = (await readJson(file))?.enabledPlugins;
-    if (!isJsonObject(plugins)) continue;
-    for (const [id, on] of Object.entries(plugins)) {
-      if (on === true) enabled.set(id, file);
-      else if (on === false) enabled.delete(id);
-    }
-  }
+  const enabled = enabledPlugins(enabledPluginsFiles(join(io.home, '.claude'), projectDir));
   if (enabled.size === 0) return [];
   const installed = (await readJson(join(io.home, '.claude', 'plugins', 'installed_plugins.json')))?.plugins;
   const found: EnabledPlugin[] = [];
