@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expectSuccess } from '@kit/test-kit';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { type ClaudeRun, findClaudeBinary, runClaude } from '../src/claude.ts';
-import { managedRepoTree } from '../src/guard-cases.ts';
+import { guardCases, managedRepoTree } from '../src/guard-cases.ts';
 import { requireKit } from '../src/kit.ts';
 import type { ToolCall } from '../src/messages-api.ts';
 import {
@@ -12,6 +12,7 @@ import {
   type readKitMarketplace,
   runClaudeCommand,
 } from '../src/plugin.ts';
+import type { GuardName } from '../src/pack.ts';
 import { describeRun } from '../src/scenario.ts';
 import { removeScratch, scratchDir, scratchRepo } from '../src/scratch.ts';
 
@@ -25,17 +26,18 @@ afterAll(removeScratch);
 // packed plugin) and git-write-gate a commit; then the model's own Bash call publishes version B
 // of exit-status-guard (the marketplace entry moved to a copy whose judge module appends a marker
 // to each deny reason) and runs `claude plugin marketplace update` and `claude plugin update`, as
-// a user would in another terminal; the same two calls again. The judge process is the same
-// throughout (its pid in B's marker and in its session record, no restart).
+// a user would in another terminal, and the same for kit-judge (B records each process it
+// starts); the same two calls again. The judge process is the same throughout (its pid in B's
+// marker and in its session record, no restart); kit-judge B starts in the next session only.
 
-const pipedTests: ToolCall = {
-  name: 'Bash',
-  input: { command: 'make test | tail -5', description: 'run the tests' },
+// Each guard's own denied call (guard-cases.ts): `make test | tail -5`, and a commit in a managed repository.
+const callOf = (guard: GuardName): ToolCall => {
+  const found = guardCases.find((c) => c.guard === guard);
+  if (found === undefined) throw new Error(`e2e: no guard case for ${guard}`);
+  return found.call('');
 };
-const commit: ToolCall = {
-  name: 'Bash',
-  input: { command: 'git commit --allow-empty -m "e2e: a commit"', description: 'commit' },
-};
+const pipedTests = callOf('exit-status-guard');
+const commit = callOf('git-write-gate');
 
 /** B's judge module: A's (kept beside it), each deny reason marked with the version and the judging process. */
 const markedJudge = `const a = require('./judge-a.cjs').judge;

@@ -68,22 +68,35 @@ export class InstalledGuards {
 
   /**
    * The judge modules of the guard plugins of the judge's marketplace that this session runs, as
-   * the host decides it: enabled in the settings the session reads (enabled-plugins.ts) and
-   * installed at a scope that applies here (the user's, or this project's). What the judge warms up
-   * at start; a guard these miss (enabled by `--settings`, managed settings, or mid-session) is
-   * loaded at its first call, and a disabled one never is.
+   * the host decides it (see guardPlugins). What the judge warms up at start; a guard these miss
+   * (enabled by `--settings`, managed settings, or mid-session) is loaded at its first call, and a
+   * disabled one never is.
    */
   enabledModules(): string[] {
+    return [
+      ...new Set(
+        this.guardPlugins()
+          .filter((plugin) => plugin.enabled)
+          .map((plugin) => plugin.module),
+      ),
+    ];
+  }
+
+  /**
+   * The guard plugins (`<plugin>@<marketplace>`) of the judge's marketplace installed at a scope
+   * that applies here (the user's, or this project's) with a judge module, each with whether the
+   * settings the session reads enable it (enabled-plugins.ts). Never the judge's own.
+   */
+  guardPlugins(): { id: string; module: string; enabled: boolean }[] {
     this.refresh();
     const suffix = `@${this.marketplace() ?? ''}`;
     const enabled = enabledPlugins(enabledPluginsFiles(this.place.configDir, this.place.projectDir));
-    const modules = [...enabled.keys()]
-      .filter((key) => key.endsWith(suffix) && !key.startsWith(`${judgePluginName}@`))
-      .map((key) => this.applicableRecord(this.records[key] ?? [])?.installPath)
-      .filter((path): path is string => typeof path === 'string')
-      .map((path) => join(path, judgeModuleInPlugin))
-      .filter((module) => existsSync(module));
-    return [...new Set(modules)];
+    return Object.entries(this.records)
+      .filter(([id]) => id.endsWith(suffix) && !id.startsWith(`${judgePluginName}@`))
+      .map(([id, records]) => ({ id, path: this.applicableRecord(records)?.installPath }))
+      .filter((entry): entry is { id: string; path: string } => typeof entry.path === 'string')
+      .map(({ id, path }) => ({ id, module: join(path, judgeModuleInPlugin), enabled: enabled.has(id) }))
+      .filter((plugin) => existsSync(plugin.module));
   }
 
   private installPath(plugin: string): string | undefined {
