@@ -68,6 +68,14 @@ export async function kitMarketplace(source: KitSource): Promise<KitMarketplace>
   return { dir: await buildRelativeMarketplace(kit.packages), route: 'relative' };
 }
 
+/**
+ * A directory marketplace of the kit whatever the way it came (the relative route above): one a
+ * scenario may edit, as a marketplace's owner publishes a new version of one plugin.
+ */
+export async function directoryMarketplace(source: KitSource): Promise<KitMarketplace> {
+  return { dir: await buildRelativeMarketplace(requireKit(source).packages), route: 'relative' };
+}
+
 async function buildRelativeMarketplace(packages: PackedPackage[]): Promise<string> {
   const dir = await scratchDir('marketplace');
   const folderOf = new Map<string, string>();

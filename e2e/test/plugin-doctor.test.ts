@@ -48,6 +48,8 @@ describe('doctor proves the plugin route through the kit-judge plugin', () => {
       /^ok {3}the plugin's handler \(.*hooks\.json\): matcher Bash, mcp_tool plugin:kit-judge:judge judge, timeout 5 s$/m,
       /^ok {3}the server lists no tools: the model never sees plugin:kit-judge:judge$/m,
       /^ok {3}positive control denied through the judge server plugin:kit-judge:judge, as the handler asks it$/m,
+      // What the CLI's own install enabled: the judge serves it, and nothing is disabled.
+      /^ok {3}the judge serves these guard plugins here \(loaded when a session starts\): exit-status-guard@kit$/m,
     ])
       expect(doctor.stdout).toMatch(line);
     // The server as the CLI starts it, from the folder the CLI runs kit-judge from.

@@ -126,8 +126,8 @@ describe('InstalledGuards.moduleOf', () => {
   });
 });
 
-describe('InstalledGuards.installedModules: what the judge warms up at start', () => {
-  test("every plugin of the judge's marketplace with a judge module, once each, never the judge's own nor another marketplace's", () => {
+describe('InstalledGuards.enabledModules: what the judge warms up at start', () => {
+  test("each plugin of the judge's marketplace enabled here, once each, never the judge's own nor another marketplace's", () => {
     const p = place(null, ['esg', 'gwg', 'other']);
     writeInstalled(p, {
       'exit-status-guard@kit': [record(p, 'esg')],
@@ -137,8 +137,57 @@ describe('InstalledGuards.installedModules: what the judge warms up at start', (
       'exit-status-guard@other': [record(p, 'other')],
       'kit-judge@kit': [record(p, 'esg')],
     });
-    expect(new InstalledGuards(p).installedModules().sort()).toEqual(
+    const on = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, true]));
+    writeFileSync(
+      join(p.configDir, 'settings.json'),
+      JSON.stringify({
+        enabledPlugins: on([
+          'exit-status-guard@kit',
+          'git-write-gate@kit',
+          'git-write-gate-strict@kit',
+          'roseline-gate@kit',
+          'exit-status-guard@other',
+          'kit-judge@kit',
+        ]),
+      }),
+    );
+    expect(new InstalledGuards(p).enabledModules().sort()).toEqual(
       [join(at(p, 'esg'), 'dist', 'judge.cjs'), join(at(p, 'gwg'), 'dist', 'judge.cjs')].sort(),
+    );
+  });
+
+  // Each row: where git-write-gate@kit is installed, and what each settings file says of it.
+  type Settings = { user?: boolean; project?: boolean; local?: boolean };
+  test.for([
+    ['installed for the user, enabled by the user (positive control)', 'user', { user: true }, true],
+    ['installed for the user, disabled by the user', 'user', { user: false }, false],
+    ['installed for the user, named in no settings', 'user', {}, false],
+    ['enabled by the user, disabled by the project', 'user', { user: true, project: false }, false],
+    ['disabled by the project, enabled again locally', 'user', { project: false, local: true }, true],
+    ['installed for this project, enabled by the project', 'this project', { project: true }, true],
+    ['installed for this project, disabled locally', 'this project', { project: true, local: false }, false],
+    ['installed for another project only, enabled by the user', 'another project', { user: true }, false],
+  ] as const)('%s', ([, scope, settings, loaded]: readonly [string, string, Settings, boolean]) => {
+    const p = place(null, ['gwg']);
+    const projectDir = join(p.configDir, '..', 'project');
+    const where =
+      scope === 'user'
+        ? {}
+        : { scope: 'project', projectPath: scope === 'this project' ? projectDir : '/work/other' };
+    writeInstalled(p, { 'git-write-gate@kit': [record(p, 'gwg', where)] });
+    const files = {
+      user: join(p.configDir, 'settings.json'),
+      project: join(projectDir, '.claude', 'settings.json'),
+      local: join(projectDir, '.claude', 'settings.local.json'),
+    };
+    mkdirSync(join(projectDir, '.claude'), { recursive: true });
+    for (const [file, on] of Object.entries(settings))
+      writeFileSync(
+        files[file as keyof Settings],
+        JSON.stringify({ enabledPlugins: { 'git-write-gate@kit': on } }),
+      );
+    expect(new InstalledGuards({ ...p, projectDir }).enabledModules()).toEqual(
+      loaded ? [join(at(p, 'gwg'), 'dist', 'judge.cjs')] : [],
     );
   });
 });

@@ -24,14 +24,18 @@ const messageOf = (out: string) =>
 describe('watchMessages', () => {
   test.for([
     ['no record: the judge never connected', undefined, ['not-connected']],
-    ['a clean record: nothing to say', { pid: 1, restarts: 0, problems: [] }, []],
-    ['a guard that could not load', { pid: 1, restarts: 0, problems: ['g: gone'] }, ['problem:g: gone']],
-    ['a restart', { pid: 1, restarts: 2, problems: [] }, ['restarts:2']],
+    ['a clean record: nothing to say', { pid: 1, restarts: 0, problems: [], loaded: [] }, []],
+    [
+      'a guard that could not load',
+      { pid: 1, restarts: 0, problems: ['g: gone'], loaded: [] },
+      ['problem:g: gone'],
+    ],
+    ['a restart', { pid: 1, restarts: 2, problems: [], loaded: [] }, ['restarts:2']],
   ] as const)('%s', ([, status, keys]) => {
     expect(
-      watchMessages(status === undefined ? undefined : { ...status, problems: [...status.problems] }).map(
-        (m) => m.key,
-      ),
+      watchMessages(
+        status === undefined ? undefined : { ...status, problems: [...status.problems], loaded: [] },
+      ).map((m) => m.key),
     ).toEqual(keys);
   });
 });
@@ -49,7 +53,12 @@ describe('runJudgeWatch: once per session', () => {
 
   test('a clean record (positive control): nothing, ever', async () => {
     const data = dataDir();
-    writeSessionStatus(sessionStatusFile(data, 's') as string, { pid: 1, restarts: 0, problems: [] });
+    writeSessionStatus(sessionStatusFile(data, 's') as string, {
+      pid: 1,
+      restarts: 0,
+      problems: [],
+      loaded: [],
+    });
     expect(await runJudgeWatch(prompt('s'), { CLAUDE_PLUGIN_DATA: data }, noWait)).toBe('');
   });
 
@@ -57,10 +66,10 @@ describe('runJudgeWatch: once per session', () => {
     const data = dataDir();
     const file = sessionStatusFile(data, 's') as string;
     const env = { CLAUDE_PLUGIN_DATA: data };
-    writeSessionStatus(file, { pid: 1, restarts: 0, problems: ['a: broken'] });
+    writeSessionStatus(file, { pid: 1, restarts: 0, problems: ['a: broken'], loaded: [] });
     expect(messageOf(await runJudgeWatch(prompt('s'), env, noWait))).toContain('a: broken');
     expect(await runJudgeWatch(prompt('s'), env, noWait)).toBe('');
-    writeSessionStatus(file, { pid: 1, restarts: 0, problems: ['a: broken', 'b: broken'] });
+    writeSessionStatus(file, { pid: 1, restarts: 0, problems: ['a: broken', 'b: broken'], loaded: [] });
     const later = messageOf(await runJudgeWatch(prompt('s'), env, noWait));
     expect(later).toContain('b: broken');
     expect(later).not.toContain('a: broken');
@@ -79,13 +88,30 @@ describe('runJudgeWatch: once per session', () => {
 describe('sessionRecorder: what the judge writes', () => {
   test('a first start records no restart; another process for the same session counts one; problems are kept once', () => {
     const file = sessionStatusFile(dataDir(), 's') as string;
-    writeSessionStatus(file, { pid: process.pid + 1, restarts: 0, problems: ['old'] });
+    writeSessionStatus(file, { pid: process.pid + 1, restarts: 0, problems: ['old'], loaded: ['/old.cjs'] });
     const record = sessionRecorder(file);
     record.problem('new');
     record.problem('new');
-    expect(readSessionStatus(file)).toEqual({ pid: process.pid, restarts: 1, problems: ['old', 'new'] });
+    // The other process's loaded modules are not this one's.
+    expect(readSessionStatus(file)).toEqual({
+      pid: process.pid,
+      restarts: 1,
+      problems: ['old', 'new'],
+      loaded: [],
+    });
     const fresh = sessionStatusFile(dataDir(), 's') as string;
     sessionRecorder(fresh);
-    expect(readSessionStatus(fresh)).toEqual({ pid: process.pid, restarts: 0, problems: [] });
+    expect(readSessionStatus(fresh)).toEqual({ pid: process.pid, restarts: 0, problems: [], loaded: [] });
+  });
+
+  test('the modules loaded before the host said it is connected, then each one loaded after, once', () => {
+    const file = sessionStatusFile(dataDir(), 's') as string;
+    const record = sessionRecorder(file, ['/a.cjs']);
+    record.loaded('/b.cjs');
+    record.loaded('/b.cjs');
+    expect(readSessionStatus(file)?.loaded).toEqual(['/a.cjs', '/b.cjs']);
+    // The same process recording again (the record made anew) keeps its own list.
+    sessionRecorder(file, ['/c.cjs']);
+    expect(readSessionStatus(file)).toMatchObject({ restarts: 0, loaded: ['/a.cjs', '/b.cjs', '/c.cjs'] });
   });
 });

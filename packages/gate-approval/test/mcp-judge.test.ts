@@ -9,7 +9,7 @@ const fixture = (name: string) => fileURLToPath(new URL(`fixtures/judges/${name}
 
 /** Sends JSON-RPC lines to a judge serving `modules`, and returns its answers by id once stdin ends. */
 async function exchange(
-  modules: string[],
+  modules: string[] | JudgeModules,
   messages: object[],
   options: Pick<JudgeServerOptions, 'env' | 'locate' | 'onConnected' | 'onProblem'> = {},
 ): Promise<Map<unknown, Record<string, unknown>>> {
@@ -20,7 +20,7 @@ async function exchange(
   const served = serveJudge({
     input,
     output,
-    modules: new JudgeModules(modules),
+    modules: Array.isArray(modules) ? new JudgeModules(modules) : modules,
     env: () => ({}),
     ...options,
   });
@@ -183,6 +183,31 @@ describe("a plugin handler's call: the strict switch and the plugin's module", (
     expect(replies.get(1)?.result).toEqual({ content: [{ type: 'text', text: '{"deny":true}\n' }] });
     expect(textOf(replies.get(2))).toMatch(/no judge module for stub-guard/);
     expect(asked.sort()).toEqual(['other-plugin/stub-guard', 'stub-plugin/stub-guard']);
+  });
+});
+
+describe('what the judge loads: the guards enabled at start, any other at its first call', () => {
+  const initialize = { id: 0, method: 'initialize', params: {} };
+  test.for([
+    ['an enabled guard (named at start) is loaded after initialize', [fixture('stub-judge.cjs')], [], 1],
+    ['a guard not enabled at start is not loaded', [], [], 0],
+    [
+      'a guard enabled mid-session is loaded at its first call, once',
+      [],
+      [call(1, 'deny', { plugin: 'stub-plugin' }), call(2, 'deny', { plugin: 'stub-plugin' })],
+      1,
+    ],
+  ] as const)('%s', async ([, started, calls, loads]) => {
+    const loaded: string[] = [];
+    const modules = new JudgeModules(started, (module) => loaded.push(module));
+    const replies = await exchange(modules, [initialize, ...calls], {
+      locate: () => fixture('stub-judge.cjs'),
+    });
+    // setImmediate: the warm-up after initialize has had its turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(loaded).toEqual(Array.from({ length: loads }, () => fixture('stub-judge.cjs')));
+    for (const { id } of calls)
+      expect(replies.get(id)?.result).toEqual({ content: [{ type: 'text', text: '{"deny":true}\n' }] });
   });
 });
 

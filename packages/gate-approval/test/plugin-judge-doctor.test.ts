@@ -143,8 +143,29 @@ describe('doctor on the plugin route: the mcp_tool handler, proven through the k
         /^ok {3}no example-guard handler in .*: the plugin example-guard@kit \(enabled in .*\) runs it$/m,
         /^ok {3}the plugin's handler \(.*example-guard\/1\.0\.0\/hooks\/hooks\.json\): matcher Bash, mcp_tool plugin:kit-judge:judge judge, timeout 5 s$/m,
         /^ok {3}server plugin:kit-judge:judge: node --max-semi-space-size=1 .*kit-judge\/1\.0\.0\/dist\/judge-plugin\.cjs \(the plugin kit-judge@kit, enabled in .*\)$/m,
+        /^ok {3}the judge serves these guard plugins here \(loaded when a session starts\): example-guard@kit$/m,
         /^ok {3}the server lists no tools: the model never sees plugin:kit-judge:judge$/m,
         /^ok {3}positive control denied through the judge server plugin:kit-judge:judge, as the handler asks it$/m,
+      ],
+    ],
+    [
+      'another guard plugin installed but disabled here: named as never loaded',
+      'example-guard',
+      (home: string) => {
+        const other = join(home, 'other-guard');
+        writeTree(other, { 'dist/judge.cjs': judgeModule });
+        editJson<{ plugins: Record<string, unknown> }>(
+          join(home, '.claude/plugins/installed_plugins.json'),
+          (s) => (s.plugins['other-guard@kit'] = [{ scope: 'user', installPath: other, version: '1.0.0' }]),
+        );
+        editJson<{ enabledPlugins: Record<string, boolean> }>(
+          settings(home),
+          (s) => (s.enabledPlugins['other-guard@kit'] = false),
+        );
+      },
+      0,
+      [
+        /^ok {3}the judge serves these guard plugins here \(loaded when a session starts\): example-guard@kit; installed but disabled here \(never loaded\): other-guard@kit$/m,
       ],
     ],
     [

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isJsonObject } from '@kit/fail-open';
-import { judgePluginName } from '../mcp/installed-guards.ts';
+import { InstalledGuards, judgePluginName } from '../mcp/installed-guards.ts';
 import type { Check } from './check.ts';
 import type { DoctorContext } from './doctor-part.ts';
 import { type JudgeServerStart, judgeControl } from './judge-doctor.ts';
@@ -68,6 +68,7 @@ export async function checkPluginJudge(
     ok: true,
     text: `server ${judgePluginServer}: ${[server.command, ...server.args].join(' ')} (the plugin ${judge.id}, enabled in ${judge.enabledIn})`,
   });
+  checks.push({ ok: true, text: servedGuardsText(io.home, root, judge.id, projectDir) });
   const scratch = await mkdtemp(join(tmpdir(), 'kit-doctor-'));
   try {
     // The judge reads its marketplace from its data folder's name, as the host names it.
@@ -87,6 +88,29 @@ export async function checkPluginJudge(
     });
   if (monitoring) checks.push({ ok: true, text: monitoringText(guard.name, plugin.id) });
   return checks;
+}
+
+/**
+ * Which guard plugins the judge serves in this project (enabled here: loaded when a session starts)
+ * and which are installed but disabled here (never loaded), as the judge itself reads them.
+ */
+function servedGuardsText(home: string, judgeRoot: string, judgeId: string, projectDir: string): string {
+  const marketplace = judgeId.split('@')[1] ?? '';
+  const guards = new InstalledGuards({
+    configDir: join(home, '.claude'),
+    pluginRoot: judgeRoot,
+    // The judge reads its marketplace from its data folder's name: no folder is made or read.
+    pluginData: join(home, '.claude', 'plugins', 'data', `${judgePluginName}-${marketplace}`),
+    projectDir,
+  }).guardPlugins();
+  const ids = (enabled: boolean) =>
+    guards
+      .filter((guard) => guard.enabled === enabled)
+      .map((guard) => guard.id)
+      .sort();
+  const served = ids(true);
+  const disabled = ids(false);
+  return `the judge serves these guard plugins here (loaded when a session starts): ${served.length > 0 ? served.join(', ') : 'none'}${disabled.length > 0 ? `; installed but disabled here (never loaded): ${disabled.join(', ')}` : ''}`;
 }
 
 /** True when the handler asks the judge in monitor mode (`"monitor": true` in its input: a `<guard>-monitor` plugin). */

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isJsonObject } from '@kit/fail-open';
 import type { CliIO, GuardDefinition } from '../guard.ts';
+import { enabledPlugins, enabledPluginsFiles } from '../enabled-plugins.ts';
 import { isMonitored } from '../monitor.ts';
 import { isStrictArg } from '../strict-arg.ts';
 import type { Scope } from './scope.ts';
@@ -21,9 +22,8 @@ export type PluginHandler =
 const pluginRootPlaceholder = '${CLAUDE_PLUGIN_ROOT}';
 
 /**
- * The plugins enabled for `projectDir` (or for the user alone, when null) that run this guard: in
- * `enabledPlugins` of ~/.claude/settings.json, then the project's .claude/settings.json, then its
- * settings.local.json (a later file overrides an earlier one, `false` disables), and whose installed
+ * The plugins enabled for `projectDir` (or for the user alone, when null) that run this guard (see
+ * enabled-plugins.ts: user, project, then local settings, a later `false` disabling), and whose installed
  * copy (~/.claude/plugins/installed_plugins.json) carries a `.claude-plugin/plugin.json` named like
  * the guard. A plugin whose copy cannot be read counts when its own name is the guard's. Never throws.
  */
@@ -32,26 +32,8 @@ export async function findEnabledPlugins(
   io: Pick<CliIO, 'home'>,
   projectDir: string | null,
 ): Promise<EnabledPlugin[]> {
-  const settingsFiles = [join(io.home, '.claude', 'settings.json')];
-  if (projectDir !== null)
-    settingsFiles.push(
-      join(projectDir, '.claude', 'settings.json'),
-      join(projectDir, '.claude', 'settings.local.json'),
-    );
-  // Merged as the host merges the files: a key keeps the place it first had, so the order is the
-  // host's, which decides which of two same-name plugins runs (describeSameNamePlugins).
-  let merged: Record<string, unknown> = {};
-  const enabledIn = new Map<string, string>(); // id → the file that enabled it last
-  for (const file of [...new Set(settingsFiles)]) {
-    const plugins = (await readJson(file))?.enabledPlugins;
-    if (!isJsonObject(plugins)) continue;
-    merged = { ...merged, ...plugins };
-    for (const [id, on] of Object.entries(plugins)) if (on === true) enabledIn.set(id, file);
-  }
-  const enabled = Object.keys(merged)
-    .filter((id) => merged[id] === true)
-    .map((id) => [id, enabledIn.get(id) as string] as const);
-  if (enabled.length === 0) return [];
+  const enabled = enabledPlugins(enabledPluginsFiles(join(io.home, '.claude'), projectDir));
+  if (enabled.size === 0) return [];
   const installed = (await readJson(join(io.home, '.claude', 'plugins', 'installed_plugins.json')))?.plugins;
   const found: EnabledPlugin[] = [];
   for (const [id, enabledIn] of enabled) {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isJsonObject } from '@kit/fail-open';
+import { enabledPlugins, enabledPluginsFiles } from '../enabled-plugins.ts';
 
 /** The judge plugin's name in the kit's marketplace: every guard plugin's handler names `plugin:kit-judge:judge`. */
 export const judgePluginName = 'kit-judge';
@@ -44,7 +45,8 @@ export function judgePluginPlace(env: Record<string, string | undefined>): Judge
  * (`git-write-gate`); the module is `<installPath>/dist/judge.cjs` of that plugin as Claude Code
  * recorded it in `installed_plugins.json` (re-read when the file changes, so an update of one guard
  * is found at its next call), else the guard's package folder beside the judge plugin's own (a
- * directory marketplace, a checkout, `--plugin-dir` folders side by side).
+ * directory marketplace, a checkout, `--plugin-dir` folders side by side). Only the guards enabled
+ * for the session are warmed up at start (enabledModules).
  */
 export class InstalledGuards {
   private records: Record<string, InstalledRecord[]> = {};
@@ -64,17 +66,37 @@ export class InstalledGuards {
     return existsSync(sibling) ? sibling : undefined;
   }
 
-  /** Every installed plugin of the judge's marketplace that carries a judge module: what the judge warms up at start. */
-  installedModules(): string[] {
+  /**
+   * The judge modules of the guard plugins of the judge's marketplace that this session runs, as
+   * the host decides it (see guardPlugins). What the judge warms up at start; a guard these miss
+   * (enabled by `--settings`, managed settings, or mid-session) is loaded at its first call, and a
+   * disabled one never is.
+   */
+  enabledModules(): string[] {
+    return [
+      ...new Set(
+        this.guardPlugins()
+          .filter((plugin) => plugin.enabled)
+          .map((plugin) => plugin.module),
+      ),
+    ];
+  }
+
+  /**
+   * The guard plugins (`<plugin>@<marketplace>`) of the judge's marketplace installed at a scope
+   * that applies here (the user's, or this project's) with a judge module, each with whether the
+   * settings the session reads enable it (enabled-plugins.ts). Never the judge's own.
+   */
+  guardPlugins(): { id: string; module: string; enabled: boolean }[] {
     this.refresh();
     const suffix = `@${this.marketplace() ?? ''}`;
-    const modules = Object.keys(this.records)
-      .filter((key) => key.endsWith(suffix) && !key.startsWith(`${judgePluginName}@`))
-      .map((key) => this.installPath(key.slice(0, -suffix.length)))
-      .filter((path): path is string => path !== undefined)
-      .map((path) => join(path, judgeModuleInPlugin))
-      .filter((module) => existsSync(module));
-    return [...new Set(modules)];
+    const enabled = enabledPlugins(enabledPluginsFiles(this.place.configDir, this.place.projectDir));
+    return Object.entries(this.records)
+      .filter(([id]) => id.endsWith(suffix) && !id.startsWith(`${judgePluginName}@`))
+      .map(([id, records]) => ({ id, path: this.applicableRecord(records)?.installPath }))
+      .filter((entry): entry is { id: string; path: string } => typeof entry.path === 'string')
+      .map(({ id, path }) => ({ id, module: join(path, judgeModuleInPlugin), enabled: enabled.has(id) }))
+      .filter((plugin) => existsSync(plugin.module));
   }
 
   private installPath(plugin: string): string | undefined {
@@ -85,11 +107,17 @@ export class InstalledGuards {
         ? `${plugin}@${marketplace}`
         : Object.keys(this.records).find((name) => name.startsWith(`${plugin}@`));
     const records = key === undefined ? [] : (this.records[key] ?? []);
+    // The host called this plugin's handler, so it runs here: any record is better than none.
+    const chosen = this.applicableRecord(records) ?? records[0];
+    return typeof chosen?.installPath === 'string' ? chosen.installPath : undefined;
+  }
+
+  /** This project's install (project or local scope) over the user's; another project's never. */
+  private applicableRecord(records: readonly InstalledRecord[]): InstalledRecord | undefined {
     const project = records.find(
       (r) => r.projectPath !== undefined && r.projectPath === this.place.projectDir,
     );
-    const chosen = project ?? records.find((r) => r.scope === 'user') ?? records[0];
-    return typeof chosen?.installPath === 'string' ? chosen.installPath : undefined;
+    return project ?? records.find((r) => r.scope === 'user');
   }
 
   /** The judge plugin's marketplace: its data folder is `kit-judge-<marketplace>`. */

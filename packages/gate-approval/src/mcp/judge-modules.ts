@@ -19,7 +19,11 @@ export class JudgeModules {
   private readonly byPath = new Map<string, GuardJudge | LoadProblem>();
   private readonly started: string[];
 
-  constructor(modules: readonly string[]) {
+  /** `onLoaded` is told each module loaded, once, as it loads (what the session's record lists). */
+  constructor(
+    modules: readonly string[],
+    private readonly onLoaded: (module: string) => void = () => undefined,
+  ) {
     this.started = [...modules];
   }
 
@@ -65,6 +69,7 @@ export class JudgeModules {
     if (known !== undefined) return known;
     const loaded = requireJudge(path);
     this.byPath.set(path, loaded);
+    if ('judge' in loaded) this.onLoaded(path);
     return loaded;
   }
 }

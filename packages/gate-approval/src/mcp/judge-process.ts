@@ -1,7 +1,7 @@
 import { InstalledGuards, judgePluginPlace } from './installed-guards.ts';
 import { JudgeModules } from './judge-modules.ts';
 import { serveJudge } from './judge-server.ts';
-import { sessionRecorder, sessionStatusFile } from './session-status.ts';
+import { type SessionRecorder, sessionRecorder, sessionStatusFile } from './session-status.ts';
 
 /**
  * The judge server's process entry (a guard's `dist/mcp.cjs`): serves MCP on the process's stdin
@@ -18,7 +18,7 @@ export async function runJudgeProcess(judgeModules: readonly string[]): Promise<
 /**
  * The kit-judge plugin's process entry (`@kit/gate-approval`'s dist/judge-plugin.cjs): the one judge
  * of a session, serving every kit guard plugin installed beside it. It warms up the judge module of
- * each guard plugin of its marketplace that Claude Code installed, and each call finds its module by
+ * each guard plugin of its marketplace enabled for the session, and each call finds its module by
  * the plugin its handler names (see InstalledGuards), keyed by path: a guard updated in the
  * session's course is loaded beside the old one at its next call, the other guards untouched. It
  * records itself and every guard it cannot load for the plugin's UserPromptSubmit hook (session-status.ts).
@@ -28,15 +28,21 @@ export async function runPluginJudge(): Promise<void> {
   // Recorded once the host says the connection is up: a judge the host gave up on before that (it
   // was slow to start past MCP_TIMEOUT) never served the session, and the user must hear of it.
   const statusFile = sessionStatusFile(process.env.CLAUDE_PLUGIN_DATA, process.env.CLAUDE_CODE_SESSION_ID);
-  let record: ReturnType<typeof sessionRecorder> | undefined;
+  let record: SessionRecorder | undefined;
+  // Modules load right after initialize, before the host says it is connected: kept until then.
+  const loadedSoFar: string[] = [];
   const recorder = () => {
-    record ??= sessionRecorder(statusFile);
+    record ??= sessionRecorder(statusFile, loadedSoFar);
     return record;
+  };
+  const onLoaded = (module: string) => {
+    loadedSoFar.push(module);
+    record?.loaded(module);
   };
   await serveJudge({
     input: process.stdin,
     output: process.stdout,
-    modules: new JudgeModules(guards.installedModules()),
+    modules: new JudgeModules(guards.enabledModules(), onLoaded),
     locate: (plugin, guard) => guards.moduleOf(plugin, guard),
     onConnected: recorder,
     onProblem: (problem) => recorder().problem(problem),

@@ -5,14 +5,16 @@ import { isJsonObject } from '@kit/fail-open';
 /**
  * What the kit-judge plugin's server records of itself for one session, in the plugin's data folder
  * (`$CLAUDE_PLUGIN_DATA/sessions/<session id>.json`): that it started (its pid), how many times it
- * started again in the same session (the host restarts a judge that crashed), and each guard it
- * could not load. The plugin's UserPromptSubmit hook reads it to tell the user, once, that the
+ * started again in the same session (the host restarts a judge that crashed), each guard it
+ * could not load, and each judge module it loaded (by path: what doctor and the tests read). The plugin's UserPromptSubmit hook reads it to tell the user, once, that the
  * session is not (fully) guarded: a judge that never connected leaves no record at all.
  */
 export interface SessionStatus {
   pid: number;
   restarts: number;
   problems: string[];
+  /** The judge modules the current process loaded, in order. */
+  loaded: string[];
 }
 
 /** The status file of a session, or undefined when the environment names no data folder or session. */
@@ -30,13 +32,14 @@ export function readSessionStatus(file: string): SessionStatus | undefined {
     const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
     if (!isJsonObject(parsed) || typeof parsed.pid !== 'number') return undefined;
     const restarts = typeof parsed.restarts === 'number' ? parsed.restarts : 0;
-    const problems = Array.isArray(parsed.problems)
-      ? parsed.problems.filter((p) => typeof p === 'string')
-      : [];
-    return { pid: parsed.pid, restarts, problems };
+    return { pid: parsed.pid, restarts, problems: strings(parsed.problems), loaded: strings(parsed.loaded) };
   } catch {
     return undefined;
   }
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
 /** Writes the status whole (a temp file renamed over it). A failure is ignored: the record is a courtesy. */
@@ -53,24 +56,35 @@ export function writeSessionStatus(file: string, status: SessionStatus): void {
 
 /**
  * The judge's record keeper for its session: at start it counts a restart when a record of another
- * process is there already, and each problem is added once.
+ * process is there already (whose loaded modules are then not this process's), and each problem and
+ * each loaded module is added once.
  */
-export function sessionRecorder(file: string | undefined): { problem: (text: string) => void } {
-  if (file === undefined) return { problem: () => undefined };
+export function sessionRecorder(
+  file: string | undefined,
+  loadedBefore: readonly string[] = [],
+): SessionRecorder {
+  if (file === undefined) return { problem: () => undefined, loaded: () => undefined };
   const before = readSessionStatus(file);
+  const same = before?.pid === process.pid;
   const status: SessionStatus = {
     pid: process.pid,
-    restarts: before === undefined ? 0 : before.restarts + (before.pid === process.pid ? 0 : 1),
+    restarts: before === undefined ? 0 : before.restarts + (same ? 0 : 1),
     problems: before?.problems ?? [],
+    loaded: [...new Set([...(same ? before.loaded : []), ...loadedBefore])],
   };
   writeSessionStatus(file, status);
-  return {
-    problem: (text) => {
-      if (status.problems.includes(text)) return;
-      status.problems.push(text);
-      writeSessionStatus(file, status);
-    },
+  const add = (list: string[], item: string) => {
+    if (list.includes(item)) return;
+    list.push(item);
+    writeSessionStatus(file, status);
   };
+  return { problem: (text) => add(status.problems, text), loaded: (module) => add(status.loaded, module) };
+}
+
+/** What the judge tells its session's record. */
+export interface SessionRecorder {
+  problem: (text: string) => void;
+  loaded: (module: string) => void;
 }
 
 /** The folder the kit-judge plugin of a marketplace records its sessions in: its `$CLAUDE_PLUGIN_DATA`. */
