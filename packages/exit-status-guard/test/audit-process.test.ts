@@ -12,9 +12,19 @@ const project = tempDir('esg-audit');
 
 test.for([
   ['a deny', 'make test | tail -5', 'deny', 'piped-gate'],
-  ['the override used', 'EXIT_STATUS_GUARD_OVERRIDE="a log read" make test | tail -5', 'override', 'piped-gate'],
+  [
+    'the override used',
+    'EXIT_STATUS_GUARD_OVERRIDE="a log read" make test | tail -5',
+    'override',
+    'piped-gate',
+  ],
   ['the legacy override used', 'PIPE_GUARD_OVERRIDE=1 echo "${PIPESTATUS[0]}"', 'override', 'pipestatus'],
-  ['an override on a silent call: nothing', 'set -o pipefail; EXIT_STATUS_GUARD_OVERRIDE=why make test | tail -5', null, null],
+  [
+    'an override on a silent call: nothing',
+    'set -o pipefail; EXIT_STATUS_GUARD_OVERRIDE=why make test | tail -5',
+    null,
+    null,
+  ],
   ['a plain command: nothing', 'ls -la', null, null],
 ] as const)('%s', ([, command, event, rule]) => {
   const state = tempDir('esg-audit-state');

@@ -21,7 +21,12 @@ interface Row {
 
 const rows: Row[] = [
   // a deny's escape (the positive control) and its silent twins
-  { name: 'an escaped push', command: 'GIT_GATE=off git push origin main', verdict: 'none', escapes: ['push'] },
+  {
+    name: 'an escaped push',
+    command: 'GIT_GATE=off git push origin main',
+    verdict: 'none',
+    escapes: ['push'],
+  },
   { name: 'the push unescaped', command: 'git push origin main', verdict: 'deny', escapes: [] },
   { name: 'an escaped read', command: 'GIT_GATE=off git status', verdict: 'none', escapes: [] },
   {
