@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isJsonObject } from '@kit/fail-open';
-import { judgePluginDataFolder } from '../mcp/session-status.ts';
+import { judgePluginDataFolder, judgeServerDataFolder } from '../mcp/session-status.ts';
 import { isMonitored } from '../monitor.ts';
 import { strictStateOf } from './strict-state.ts';
 
@@ -12,7 +12,7 @@ export interface InstalledGuard {
   strict: boolean; // both halves (install --strict), or the strict plugin
   via: 'settings' | 'plugin';
   judge: boolean; // an `mcp_tool` handler names the guard, or a plugin runs it: the MCP judge is wired
-  judgeRecords: string | null; // where that judge records its sessions (a plugin's kit-judge data folder), when known
+  judgeRecords: string | null; // the data folder that judge records its sessions in (session-status.ts), when known
 }
 
 // A kit guard's bundle as install places it: <guard>.cjs (or .mjs, .js).
@@ -23,9 +23,14 @@ const pluginName = /^([a-z][a-z0-9-]*-(?:guard|gate))(-strict|-monitor)?@([\w.-]
 /**
  * The kit guards the settings of a session at `projectDir` wire, in user, project and local
  * settings, each guard once (a later file adds to an earlier one's words). A file that cannot be
- * read or parsed is skipped: a status line says what it can.
+ * read or parsed is skipped: a status line says what it can. `env` places the records of the judge
+ * server `install` declares (the kit's state folder).
  */
-export async function findInstalledGuards(home: string, projectDir: string): Promise<InstalledGuard[]> {
+export async function findInstalledGuards(
+  home: string,
+  projectDir: string,
+  env: Record<string, string | undefined> = {},
+): Promise<InstalledGuard[]> {
   const files = [
     join(home, '.claude', 'settings.json'),
     join(projectDir, '.claude', 'settings.json'),
@@ -47,12 +52,18 @@ export async function findInstalledGuards(home: string, projectDir: string): Pro
           },
     );
   };
-  const claudeDir = join(home, '.claude');
-  for (const file of files) for (const entry of guardsOf(await readJson(file), claudeDir)) add(entry);
+  const records = { claudeDir: join(home, '.claude'), server: judgeServerDataFolder(env, home) ?? null };
+  for (const file of files) for (const entry of guardsOf(await readJson(file), records)) add(entry);
   return [...found.values()];
 }
 
-function guardsOf(document: unknown, claudeDir: string): InstalledGuard[] {
+// Where each route's judge keeps its session records: a plugin's in its kit-judge data folder.
+interface JudgeRecords {
+  claudeDir: string;
+  server: string | null;
+}
+
+function guardsOf(document: unknown, records: JudgeRecords): InstalledGuard[] {
   if (!isJsonObject(document)) return [];
   const entries: InstalledGuard[] = [];
   const hooks = isJsonObject(document.hooks) ? document.hooks.PreToolUse : undefined;
@@ -60,7 +71,7 @@ function guardsOf(document: unknown, claudeDir: string): InstalledGuard[] {
     if (!isJsonObject(group) || !Array.isArray(group.hooks)) continue;
     for (const handler of group.hooks) {
       if (!isJsonObject(handler)) continue;
-      const entry = handler.type === 'mcp_tool' ? judgeEntry(handler) : commandEntry(handler);
+      const entry = handler.type === 'mcp_tool' ? judgeEntry(handler, records.server) : commandEntry(handler);
       if (entry !== null) entries.push(entry);
     }
   }
@@ -75,7 +86,7 @@ function guardsOf(document: unknown, claudeDir: string): InstalledGuard[] {
         strict: match[2] === '-strict',
         via: 'plugin',
         judge: true,
-        judgeRecords: judgePluginDataFolder(claudeDir, match[3]),
+        judgeRecords: judgePluginDataFolder(records.claudeDir, match[3]),
       });
   }
   return entries;
@@ -97,7 +108,7 @@ function commandEntry(handler: Record<string, unknown>): InstalledGuard | null {
 
 // An `mcp_tool` handler names its guard in its input (`"guard": "git-write-gate"`) or its server;
 // `"monitor": true` in its input is monitor mode.
-function judgeEntry(handler: Record<string, unknown>): InstalledGuard | null {
+function judgeEntry(handler: Record<string, unknown>, records: string | null): InstalledGuard | null {
   const input = isJsonObject(handler.input) ? handler.input : {};
   const named = [input.guard, handler.server].find(
     (value): value is string => typeof value === 'string' && /-(?:guard|gate)\b/.test(value),
@@ -110,7 +121,7 @@ function judgeEntry(handler: Record<string, unknown>): InstalledGuard | null {
     strict: handler.onFailure === 'block',
     via: 'settings',
     judge: true,
-    judgeRecords: null,
+    judgeRecords: records,
   };
 }
 
