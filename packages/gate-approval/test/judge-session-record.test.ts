@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { recordingIO, startJudge, tempDir, tempTree } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
 import { findInstalledGuards } from '../src/cli/installed-guards.ts';
+import { judgeHandler } from '../src/cli/transport.ts';
 import { runCli } from '../src/index.ts';
 import {
   judgeServerDataFolder,
@@ -25,16 +26,10 @@ const serverFile = join(
   'mcp.cjs',
 );
 
-const judgeHandler = {
-  type: 'mcp_tool',
-  server: 'kit-judge',
-  tool: 'judge',
-  input: { guard: 'example-guard' },
-  timeout: 5,
-};
+// The handler install writes on the MCP route.
 const project = tempTree({
   '.claude/settings.json': JSON.stringify({
-    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [judgeHandler] }] },
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [judgeHandler('example-guard', false)] }] },
   }),
 });
 
