@@ -4,8 +4,8 @@
 // call that was silent anyway, and KIT_HOOKS_AUDIT=off leave none.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bashPayload } from '@kit/gate-approval';
-import { hookEnv, hookNode, runHookCommand, tempDir } from '@kit/test-kit';
+import { bashPayload, runCli } from '@kit/gate-approval';
+import { hookEnv, hookNode, recordingIO, runHookCommand, tempDir } from '@kit/test-kit';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { guardDefinition } from '../src/guard.ts';
 import { makeFixtures } from './fixtures.ts';
@@ -59,4 +59,22 @@ describe('the bundle writes the audit trail', () => {
     for (const line of lines) expect(line).not.toContain(token);
     if (command.includes(token)) expect(lines[0]).toContain('https://x:[redacted]@example.com');
   });
+});
+
+test('report: a strict refusal among the denied, its escape among the overridden, the command redacted', async () => {
+  const state = tempDir('audit-state');
+  for (const command of ['git commit -m "unclosed', `GIT_GATE=off git push https://x:${token}@h/r "unclosed`])
+    runHookCommand(
+      { command: hookNode(), args: [builtHook] },
+      bashPayload(command, { cwd: fixtures.managed, sessionId: 'sess-r' }),
+      { env: hookEnv({ XDG_STATE_HOME: state, ...strict }) },
+    );
+  const io = recordingIO({ cwd: fixtures.managed, home: tempDir('home'), env: { XDG_STATE_HOME: state } });
+  expect(await runCli(guardDefinition, ['report', '--json'], io)).toBe(0);
+  const report = JSON.parse(io.out());
+  expect(report.denied).toMatchObject([{ count: 1, event: 'refuse', rule: 'syntax' }]);
+  expect(report.overridden).toMatchObject([{ count: 1, event: 'escape', rule: 'syntax' }]);
+  expect(report.recent).toMatchObject([
+    { event: 'escape', command: 'GIT_GATE=off git push https://x:[redacted]@h/r "unclosed' },
+  ]);
 });
