@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type CommandResult, expectSuccess, runCommand } from '@kit/test-kit';
 import { machinePath } from './environment.ts';
@@ -91,6 +91,25 @@ export async function runGuardCli(
     env: npmEnvironment(place.home, place.env),
     timeoutMs: 60_000,
   });
+}
+
+/**
+ * The guard's CLI as runGuardCli last ran it in this place, for a command line a session runs:
+ * npx's copy in this file's npm cache, or the project's node_modules/.bin (tarballs).
+ */
+export async function guardCliBin(
+  source: KitSource,
+  guard: GuardName,
+  place: GuardCliPlace,
+): Promise<string> {
+  const kit = requireKit(source);
+  if (kit.kind !== 'registry') return join(place.cwd, 'node_modules', '.bin', guard);
+  const npx = join(await npmCacheOfThisFile(), '_npx');
+  for (const entry of await readdir(npx).catch(() => [])) {
+    const bin = join(npx, entry, 'node_modules', '.bin', guard);
+    if (existsSync(bin)) return bin;
+  }
+  throw new Error(`e2e: no ${guard} in npx's cache ${npx}: run it through runGuardCli first`);
 }
 
 async function installTarballs(packages: PackedPackage[], place: GuardCliPlace): Promise<void> {

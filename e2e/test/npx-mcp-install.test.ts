@@ -1,11 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { expectSuccess } from '@kit/test-kit';
+import { expectSuccess, runCommand } from '@kit/test-kit';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { type ClaudeRun, findClaudeBinary, runClaude } from '../src/claude.ts';
 import { pathWith } from '../src/environment.ts';
 import { guardCases } from '../src/guard-cases.ts';
-import { runGuardCli } from '../src/kit.ts';
+import { guardCliBin, npmEnvironment, runGuardCli } from '../src/kit.ts';
 import { deniedIds, describeRun } from '../src/scenario.ts';
 import { removeScratch, scratchDir, scratchRepo } from '../src/scratch.ts';
 
@@ -18,10 +18,15 @@ const guards = ['exit-status-guard', 'git-write-gate'] as const;
 // Issue 25 item 3, as a user has it: `npx <guard> install` with Claude Code on PATH takes the MCP
 // path (user scope): both guards share one judge server, declared through `claude mcp add`; in the
 // real CLI the deny reaches the model and a silent call runs; uninstall gives the declaration back.
+// Issue 26 item 7 on this route: the judge records its session in the kit's state folder, so
+// `statusline` run inside the session (with the id the record is named by) says it is connected,
+// and after the session, with the id the CLI reported, that it has stopped.
 describe('npx install takes the MCP path where Claude Code can take it', () => {
   let home: string;
   let project: string;
   let run: ClaudeRun;
+  let statusInSession: string;
+  const sessions = () => join(home, '.local', 'state', 'kit-hooks', 'kit-judge', 'sessions');
   const place = () => ({ cwd: project, home, env: { PATH: pathWith(dirname(findClaudeBinary())) } });
   beforeAll(async () => {
     home = await scratchDir('npx-mcp-home');
@@ -33,12 +38,19 @@ describe('npx install takes the MCP path where Claude Code can take it', () => {
       );
       expect(installed.stdout).toMatch(/^transport: mcp_tool, through the session's judge server kit-judge/m);
     }
+    // The host's status line command, as a Bash call of the session: its JSON names the session the
+    // judge's one record is named by.
+    statusInSession = [
+      `id=$(basename "$HOME"/.local/state/kit-hooks/kit-judge/sessions/*.json .json)`,
+      `printf '{"session_id":"%s"}' "$id" | ${await guardCliBin(source, 'exit-status-guard', place())} statusline > status.txt`,
+    ].join('; ');
     run = await runClaude({
       cwd: project,
       home,
       script: [
         { name: 'Bash', input: { command: 'make test | tail -5', description: 'run the tests' } },
         { name: 'Bash', input: { command: 'touch ran.txt', description: 'create a file' } },
+        { name: 'Bash', input: { command: statusInSession, description: 'the status line' } },
       ],
     });
   });
@@ -60,6 +72,21 @@ describe('npx install takes the MCP path where Claude Code can take it', () => {
     expect(deniedIds(run)).toEqual([piped?.toolUseId]);
     expect(touch?.isError).toBe(false);
     expect(existsSync(join(project, 'ran.txt'))).toBe(true);
+  });
+
+  test('statusline: the judge connected in the session, stopped after it; one record, named by the session', async () => {
+    expect(run.toolResults[2]?.isError, describeRun(run)).toBe(false);
+    const inSession = readFileSync(join(project, 'status.txt'), 'utf8');
+    expect(inSession).toMatch(/exit-status-guard enforcing, judge connected, 1 denied/);
+    expect(inSession).toMatch(/git-write-gate enforcing, judge connected/);
+    expect(readdirSync(sessions())).toEqual([`${run.sessionId}.json`]);
+    const after = await runCommand(await guardCliBin(source, 'exit-status-guard', place()), ['statusline'], {
+      cwd: project,
+      env: npmEnvironment(home, { XDG_STATE_HOME: join(home, '.local', 'state') }),
+      input: JSON.stringify({ session_id: run.sessionId }),
+      timeoutMs: 60_000,
+    });
+    expect(after.stdout).toMatch(/exit-status-guard enforcing, judge stopped/);
   });
 
   test('doctor proves the path: the server as declared lists no tools and denies the positive control', async () => {

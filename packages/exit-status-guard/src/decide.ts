@@ -13,7 +13,7 @@ export interface Denial {
 /** What the rules make of a call: the first that fires, in the order of rules/index.ts. */
 export type Decision =
   | { kind: 'none' } // no rule fired
-  | { kind: 'silenced'; rule: RuleId } // the override
+  | { kind: 'silenced'; rule: RuleId; overridden: DenyRule } // the override, and the rule it kept from denying
   | { kind: 'deny'; denial: Denial };
 
 // Any denying rule reads as DenyingRule<DenyRule, Finding> (its methods take its own finding): only
@@ -35,15 +35,23 @@ function denialOf(rule: DenyingRule<DenyRule, Finding>, call: Call): Denial | nu
   };
 }
 
-/** The first rule that fires on a parsed call: the override silences, any other denies. */
+/**
+ * The first rule that fires on a parsed call: the override silences, any other denies. An override
+ * is "silenced" only when a rule would have denied (the audit trail records it as an override used,
+ * with that rule); on a call no rule denies it changed nothing, and the call is plain "none".
+ */
 export function decide(call: Call): Decision {
+  let silencedBy: RuleId | null = null;
   for (const rule of rules) {
     if (rule.effect === 'silence') {
-      if (rule.find(call)) return { kind: 'silenced', rule: rule.id };
+      if (silencedBy === null && rule.find(call)) silencedBy = rule.id;
       continue;
     }
     const denial = denialOf(rule, call);
-    if (denial !== null) return { kind: 'deny', denial };
+    if (denial === null) continue;
+    return silencedBy === null
+      ? { kind: 'deny', denial }
+      : { kind: 'silenced', rule: silencedBy, overridden: denial.rule };
   }
   return { kind: 'none' };
 }

@@ -53,8 +53,9 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
     const top = readShells(outcome.value, registry);
     const mode: CallMode = bash.run_in_background === true ? 'background-task' : 'foreground';
     const decision = decide({ top, mode });
-    // The override used: the trace and the audit trail record it (guardHook in gate-approval).
-    if (decision.kind === 'silenced') context.note?.({ override: decision.rule });
+    // The override used, with the rule it kept from denying: the trace and the audit trail record
+    // it (guardHook in gate-approval). An override on a call no rule denies is not noted.
+    if (decision.kind === 'silenced') context.note?.({ override: decision.overridden });
     if (decision.kind !== 'deny') return none();
     const { denial } = decision;
     let log: LogPath | undefined;

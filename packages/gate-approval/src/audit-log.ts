@@ -1,6 +1,7 @@
 import { appendFileSync, chmodSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { switchedOff } from '@kit/fail-open';
+import { kitStateFolder } from './state-folder.ts';
 
 /**
  * The per-user record of what the guards did that a user may want to look back on: every deny,
@@ -33,12 +34,8 @@ export const auditMaxBytes: number = 1024 * 1024;
 /** The audit file for this environment, or null when the trail is off or there is no home to keep it in. */
 export function auditFile(env: Record<string, string | undefined>): string | null {
   if (switchedOff(env.KIT_HOOKS_AUDIT)) return null;
-  const state = env.XDG_STATE_HOME?.startsWith('/')
-    ? env.XDG_STATE_HOME
-    : env.HOME
-      ? join(env.HOME, '.local', 'state')
-      : null;
-  return state === null ? null : join(state, 'kit-hooks', 'audit.jsonl');
+  const folder = kitStateFolder(env);
+  return folder === null ? null : join(folder, 'audit.jsonl');
 }
 
 /** Appends one event; rotates first when the file is past `maxBytes`. Throws on a file it cannot write. */

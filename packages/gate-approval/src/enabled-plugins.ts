@@ -36,7 +36,8 @@ export function enabledPlugins(files: readonly string[]): Map<string, string> {
     for (const [id, on] of Object.entries(plugins)) if (on === true) enabledIn.set(id, file);
   }
   const enabled = new Map<string, string>();
-  for (const [id, on] of Object.entries(merged)) if (on === true) enabled.set(id, enabledIn.get(id) as string);
+  for (const [id, on] of Object.entries(merged))
+    if (on === true) enabled.set(id, enabledIn.get(id) as string);
   return enabled;
 }
 

@@ -75,7 +75,7 @@ export function evaluate(input: HookInput, context: GuardContext): Verdict {
       escape: main ? 'command-start' : 'sub-agent',
       command,
     } as const;
-    return policy.unjudged(unjudged, probe.applies(physical), 'threw');
+    return policy.unjudged(unjudged, probe.applies(physical), 'threw', context.note);
   }
 }
 

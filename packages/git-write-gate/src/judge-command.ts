@@ -37,6 +37,7 @@ export function judgeCommand(command: string, cwd: Where, judging: Judging): Ver
       { subject: command, why, escape: main ? 'command-start' : 'sub-agent', command },
       atCwd,
       cause,
+      judging.note,
     );
   // 7. Parse. Over 64 KiB, a parse error, or past a structural limit: cannot judge, at the payload cwd.
   const outcome = parse(command, {
@@ -80,16 +81,15 @@ export function judgeCommand(command: string, cwd: Where, judging: Judging): Ver
   }
   for (const finding of [...found.findings.filter((each) => each.kind === 'unknown'), ...unjudged]) {
     if (finding.kind !== 'unknown' || !mayApply(finding.where, probe, lineIsManaged)) continue;
-    if (finding.escaped && main) {
-      judging.note?.({ escape: finding.cause });
-      continue;
-    }
     const offer = main ? 'segment' : 'sub-agent';
-    return policy.unjudged(
-      { subject: finding.segment, why: finding.why, escape: offer, command },
+    const verdict = policy.unjudged(
+      { subject: finding.segment, why: finding.why, escape: offer, command, escaped: finding.escaped },
       true,
       finding.cause,
+      judging.note,
     );
+    // An escaped refusal goes on to the rest of the line; anything else is the verdict.
+    if (verdict.kind !== 'none') return verdict;
   }
   return none();
 }

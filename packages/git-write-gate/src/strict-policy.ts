@@ -1,4 +1,4 @@
-import type { FailCause, HookRuntime } from '@kit/fail-open';
+import type { FailCause, HookRuntime, TraceFields } from '@kit/fail-open';
 import { cannotJudge, isStrict, none, readSwitch, refuse, type Verdict } from '@kit/gate-approval';
 import { startsWithEscape, switchName } from './escape.ts';
 import { isRawTextGitLooking } from './git-looking.ts';
@@ -10,7 +10,11 @@ export interface Unjudged {
   why: string;
   escape: EscapeOffer;
   command: string; // the whole command: an unparseable one keeps the escape as a prefix at its very start
+  escaped?: boolean; // the segment carries a GIT_GATE=<off-value> prefix (what a 'segment' offer takes)
 }
+
+/** The call's trace and audit trail (the runtime's `note`): a refusal the escape let through is noted. */
+export type Note = (fields: TraceFields) => void;
 
 /**
  * What "cannot judge" becomes: the only thing strict mode changes (the fail-open record's
@@ -22,8 +26,12 @@ export interface StrictPolicy {
   unreadablePayload: (raw: string, why: string) => Verdict;
   /** Step 5: the cwd is missing or not a directory, for a git-looking command. */
   unusableCwd: (command: string, why: string, cause: 'cwd-missing' | 'cwd-not-directory') => Verdict;
-  /** Steps 7 and 8: part of the line cannot be judged; `applies` is the evidence probe's answer there. */
-  unjudged: (unjudged: Unjudged, applies: boolean, cause: string) => Verdict;
+  /**
+   * Steps 7 and 8: part of the line cannot be judged; `applies` is the evidence probe's answer
+   * there. A refusal the offered escape lets through is noted as an escape used (`{ escape: cause }`,
+   * the refusal's rule), as a deny's escape is; a call that would have been silent notes nothing.
+   */
+  unjudged: (unjudged: Unjudged, applies: boolean, cause: string, note?: Note) => Verdict;
 }
 
 const failOpen: StrictPolicy = {
@@ -51,12 +59,19 @@ const refuseUnjudged: StrictPolicy = {
     refuse(guardName, buildCannotJudgeText({ subject: command, why, escape: 'none' })),
   // Once the payload and cwd are read, the probe decides: a machine-wide variable never
   // deadlocks an unrelated repository.
-  unjudged: (unjudged, applies, cause) => {
+  unjudged: (unjudged, applies, cause, note) => {
     if (!applies) return cannotJudge(cause);
-    if (unjudged.escape === 'command-start' && startsWithEscape(unjudged.command)) return none();
-    return refuse(guardName, buildCannotJudgeText(unjudged), cause);
+    if (!escapeTaken(unjudged)) return refuse(guardName, buildCannotJudgeText(unjudged), cause);
+    note?.({ escape: cause });
+    return none();
   },
 };
+
+// Step 10 on a refusal: the escape its reason offers, present where that offer says it counts.
+function escapeTaken(unjudged: Unjudged): boolean {
+  if (unjudged.escape === 'segment') return unjudged.escaped === true;
+  return unjudged.escape === 'command-start' && startsWithEscape(unjudged.command);
+}
 
 /** The policy `TAGOUT_HOOKS_STRICT` selects: refusals in strict mode, no opinion by default. */
 export function policyFor(env: Record<string, string | undefined>): StrictPolicy {

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isJsonObject } from '@kit/fail-open';
-import { judgePluginDataFolder } from '../mcp/session-status.ts';
+import { enabledPlugins } from '../enabled-plugins.ts';
+import { judgePluginDataFolder, judgeServerDataFolder } from '../mcp/session-status.ts';
 import { isMonitored } from '../monitor.ts';
 import { strictStateOf } from './strict-state.ts';
 
@@ -12,7 +13,7 @@ export interface InstalledGuard {
   strict: boolean; // both halves (install --strict), or the strict plugin
   via: 'settings' | 'plugin';
   judge: boolean; // an `mcp_tool` handler names the guard, or a plugin runs it: the MCP judge is wired
-  judgeRecords: string | null; // where that judge records its sessions (a plugin's kit-judge data folder), when known
+  judgeRecords: string | null; // the data folder that judge records its sessions in (session-status.ts), when known
 }
 
 // A kit guard's bundle as install places it: <guard>.cjs (or .mjs, .js).
@@ -23,9 +24,14 @@ const pluginName = /^([a-z][a-z0-9-]*-(?:guard|gate))(-strict|-monitor)?@([\w.-]
 /**
  * The kit guards the settings of a session at `projectDir` wire, in user, project and local
  * settings, each guard once (a later file adds to an earlier one's words). A file that cannot be
- * read or parsed is skipped: a status line says what it can.
+ * read or parsed is skipped: a status line says what it can. `env` places the records of the judge
+ * server `install` declares (the kit's state folder).
  */
-export async function findInstalledGuards(home: string, projectDir: string): Promise<InstalledGuard[]> {
+export async function findInstalledGuards(
+  home: string,
+  projectDir: string,
+  env: Record<string, string | undefined> = {},
+): Promise<InstalledGuard[]> {
   const files = [
     join(home, '.claude', 'settings.json'),
     join(projectDir, '.claude', 'settings.json'),
@@ -47,19 +53,13 @@ export async function findInstalledGuards(home: string, projectDir: string): Pro
           },
     );
   };
-  let enabledPlugins: Record<string, unknown> = {};
-  for (const file of files) {
-    const document = await readJson(file);
-    for (const entry of handlersOf(document)) add(entry);
-    // Merged as the host merges the files: a key keeps the place it first had.
-    if (isJsonObject(document) && isJsonObject(document.enabledPlugins))
-      enabledPlugins = { ...enabledPlugins, ...document.enabledPlugins };
-  }
-  for (const entry of pluginsOf(enabledPlugins, join(home, '.claude'))) add(entry);
+  const records = { claudeDir: join(home, '.claude'), server: judgeServerDataFolder(env, home) ?? null };
+  for (const file of files) for (const entry of handlersOf(await readJson(file), records.server)) add(entry);
+  for (const entry of pluginsOf(enabledPlugins(files), records.claudeDir)) add(entry);
   return [...found.values()];
 }
 
-function handlersOf(document: unknown): InstalledGuard[] {
+function handlersOf(document: unknown, judgeRecords: string | null): InstalledGuard[] {
   if (!isJsonObject(document)) return [];
   const entries: InstalledGuard[] = [];
   const hooks = isJsonObject(document.hooks) ? document.hooks.PreToolUse : undefined;
@@ -67,7 +67,7 @@ function handlersOf(document: unknown): InstalledGuard[] {
     if (!isJsonObject(group) || !Array.isArray(group.hooks)) continue;
     for (const handler of group.hooks) {
       if (!isJsonObject(handler)) continue;
-      const entry = handler.type === 'mcp_tool' ? judgeEntry(handler) : commandEntry(handler);
+      const entry = handler.type === 'mcp_tool' ? judgeEntry(handler, judgeRecords) : commandEntry(handler);
       if (entry !== null) entries.push(entry);
     }
   }
@@ -78,12 +78,12 @@ function handlersOf(document: unknown): InstalledGuard[] {
  * The guard plugins `enabledPlugins` turns on, one per guard: of a guard's plugins (`<guard>`,
  * `-strict`, `-monitor`: one plugin name) Claude Code runs the first enabled only, so its words are the guard's.
  */
-function pluginsOf(enabledPlugins: Record<string, unknown>, claudeDir: string): InstalledGuard[] {
+function pluginsOf(enabled: ReadonlyMap<string, string>, claudeDir: string): InstalledGuard[] {
   const entries: InstalledGuard[] = [];
-  for (const [id, on] of Object.entries(enabledPlugins)) {
+  for (const id of enabled.keys()) {
     // Every kit guard plugin is judged by its marketplace's kit-judge plugin (an mcp_tool handler).
     const match = pluginName.exec(id);
-    if (match?.[1] && match[3] && on === true && !entries.some((entry) => entry.guard === match[1]))
+    if (match?.[1] && match[3] && !entries.some((entry) => entry.guard === match[1]))
       entries.push({
         guard: match[1],
         monitoring: match[2] === '-monitor',
@@ -112,7 +112,7 @@ function commandEntry(handler: Record<string, unknown>): InstalledGuard | null {
 
 // An `mcp_tool` handler names its guard in its input (`"guard": "git-write-gate"`) or its server;
 // `"monitor": true` in its input is monitor mode.
-function judgeEntry(handler: Record<string, unknown>): InstalledGuard | null {
+function judgeEntry(handler: Record<string, unknown>, records: string | null): InstalledGuard | null {
   const input = isJsonObject(handler.input) ? handler.input : {};
   const named = [input.guard, handler.server].find(
     (value): value is string => typeof value === 'string' && /-(?:guard|gate)\b/.test(value),
@@ -125,7 +125,7 @@ function judgeEntry(handler: Record<string, unknown>): InstalledGuard | null {
     strict: handler.onFailure === 'block',
     via: 'settings',
     judge: true,
-    judgeRecords: null,
+    judgeRecords: records,
   };
 }
 

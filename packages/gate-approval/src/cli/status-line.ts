@@ -12,7 +12,7 @@ import { fail, say } from './output.ts';
 /** What `statusline --help` prints beyond the synopsis. */
 export const statusLineDetails: string[] = [
   'For Claude Code\'s statusLine: {"statusLine": {"type": "command", "command": "<guard> statusline"}}. Reads the session\'s JSON on stdin.',
-  "Prints each kit guard the session's settings wire: enforcing or monitoring, strict, idle here (this guard's own words), the MCP judge (a plugin's: connected, not connected or stopped, from its session record; a settings one: unknown), and the session's denies from the audit trail.",
+  "Prints each kit guard the session's settings wire: enforcing or monitoring, strict, idle here (this guard's own words), the MCP judge (connected, not connected or stopped, from the session record its judge keeps: a plugin's in its data folder, install's in $XDG_STATE_HOME/kit-hooks/kit-judge/), and the session's denies from the audit trail.",
   "--then '<command>' runs the status line you already have (through sh, the same JSON on its stdin) and prints its first line before the kit's, its other lines after.",
 ];
 
@@ -31,7 +31,7 @@ export async function statusLineCommand(guard: GuardDefinition, argv: string[], 
     return fail(io, `statusline: unexpected argument ${parsed.value.positionals[0]}`);
   const stdin = await readInput(io);
   const session = sessionFacts(stdin, io.cwd);
-  const installed = await findInstalledGuards(io.home, session.projectDir);
+  const installed = await findInstalledGuards(io.home, session.projectDir, io.env);
   const file = auditFileOf(io.env, io.home);
   const events = file === null || session.sessionId === null ? [] : readAuditEvents(file);
   const judge = (entry: InstalledGuard) => judgeWords(entry, session.sessionId);
@@ -70,7 +70,7 @@ function sessionEvents(events: AuditEvent[], sessionId: string | null): AuditEve
   return sessionId === null ? [] : events.filter((event) => event.session === sessionId);
 }
 
-// A plugin's judge records each session it serves: whether it connected and still runs.
+// Each route's judge records each session it serves (session-status.ts): whether it connected and still runs.
 function judgeWords(entry: InstalledGuard, sessionId: string | null): string {
   const file = sessionStatusFile(entry.judgeRecords ?? undefined, sessionId ?? undefined);
   return file === undefined ? 'judge unknown' : judgeStateWords(readSessionStatus(file), processRuns);

@@ -1,17 +1,28 @@
+import { homedir } from 'node:os';
 import { InstalledGuards, judgePluginPlace } from './installed-guards.ts';
 import { JudgeModules } from './judge-modules.ts';
 import { serveJudge } from './judge-server.ts';
-import { type SessionRecorder, sessionRecorder, sessionStatusFile } from './session-status.ts';
+import { judgeServerDataFolder, sessionRecording, sessionStatusFile } from './session-status.ts';
 
 /**
  * The judge server's process entry (a guard's `dist/mcp.cjs`): serves MCP on the process's stdin
  * and stdout, judging with the process's environment (the session's) and the judge modules its
- * arguments name (absolute paths of guards' `dist/judge.cjs`, loaded after `initialize`). Exits
+ * arguments name (absolute paths of guards' `dist/judge.cjs`, loaded after `initialize`). It
+ * records its session in the kit's state folder (session-status.ts), as the plugin's judge does. Exits
  * when the host closes stdin. A module that cannot be loaded leaves its guard unserved: each call
  * for it is then an error answer, which a fail-open handler lets through and a strict one blocks.
  */
 export async function runJudgeProcess(judgeModules: readonly string[]): Promise<void> {
-  await serveJudge({ input: process.stdin, output: process.stdout, modules: new JudgeModules(judgeModules) });
+  // Recorded as the plugin's judge records itself, in the kit's state folder: statusline reads it.
+  const dataFolder = judgeServerDataFolder(process.env, homedir());
+  const recording = sessionRecording(sessionStatusFile(dataFolder, process.env.CLAUDE_CODE_SESSION_ID));
+  await serveJudge({
+    input: process.stdin,
+    output: process.stdout,
+    modules: new JudgeModules(judgeModules, recording.onLoaded),
+    onConnected: recording.onConnected,
+    onProblem: recording.onProblem,
+  });
   process.exit(0);
 }
 
@@ -25,27 +36,16 @@ export async function runJudgeProcess(judgeModules: readonly string[]): Promise<
  */
 export async function runPluginJudge(): Promise<void> {
   const guards = new InstalledGuards(judgePluginPlace(process.env));
-  // Recorded once the host says the connection is up: a judge the host gave up on before that (it
-  // was slow to start past MCP_TIMEOUT) never served the session, and the user must hear of it.
-  const statusFile = sessionStatusFile(process.env.CLAUDE_PLUGIN_DATA, process.env.CLAUDE_CODE_SESSION_ID);
-  let record: SessionRecorder | undefined;
-  // Modules load right after initialize, before the host says it is connected: kept until then.
-  const loadedSoFar: string[] = [];
-  const recorder = () => {
-    record ??= sessionRecorder(statusFile, loadedSoFar);
-    return record;
-  };
-  const onLoaded = (module: string) => {
-    loadedSoFar.push(module);
-    record?.loaded(module);
-  };
+  const recording = sessionRecording(
+    sessionStatusFile(process.env.CLAUDE_PLUGIN_DATA, process.env.CLAUDE_CODE_SESSION_ID),
+  );
   await serveJudge({
     input: process.stdin,
     output: process.stdout,
-    modules: new JudgeModules(guards.enabledModules(), onLoaded),
+    modules: new JudgeModules(guards.enabledModules(), recording.onLoaded),
     locate: (plugin, guard) => guards.moduleOf(plugin, guard),
-    onConnected: recorder,
-    onProblem: (problem) => recorder().problem(problem),
+    onConnected: recording.onConnected,
+    onProblem: recording.onProblem,
   });
   process.exit(0);
 }

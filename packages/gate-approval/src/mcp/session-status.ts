@@ -1,13 +1,17 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { isJsonObject } from '@kit/fail-open';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { isJsonObject, processRuns } from '@kit/fail-open';
+import { kitStateFolder } from '../state-folder.ts';
 
 /**
- * What the kit-judge plugin's server records of itself for one session, in the plugin's data folder
- * (`$CLAUDE_PLUGIN_DATA/sessions/<session id>.json`): that it started (its pid), how many times it
- * started again in the same session (the host restarts a judge that crashed), each guard it
- * could not load, and each judge module it loaded (by path: what doctor and the tests read). The plugin's UserPromptSubmit hook reads it to tell the user, once, that the
- * session is not (fully) guarded: a judge that never connected leaves no record at all.
+ * What a session's MCP judge records of itself, in its data folder (`<data>/sessions/<session
+ * id>.json`): that it started (its pid), how many times it started again in the same session (the
+ * host restarts a judge that crashed), each guard it could not load, and each judge module it loaded
+ * (by path: what doctor and the tests read). Both routes keep one: the kit-judge plugin's server in
+ * `$CLAUDE_PLUGIN_DATA`, the server `install` declares in the kit's state folder
+ * (judgeServerDataFolder). The plugin's UserPromptSubmit hook and `statusline` read it: a judge that
+ * never connected leaves no record at all. A folder keeps few: each start prunes the records of ended
+ * judges past a day, and the oldest past `sessionRecordBounds.most`.
  */
 export interface SessionStatus {
   pid: number;
@@ -56,8 +60,8 @@ export function writeSessionStatus(file: string, status: SessionStatus): void {
 
 /**
  * The judge's record keeper for its session: at start it counts a restart when a record of another
- * process is there already (whose loaded modules are then not this process's), and each problem and
- * each loaded module is added once.
+ * process is there already (whose loaded modules are then not this process's), prunes the folder,
+ * and each problem and each loaded module is added once.
  */
 export function sessionRecorder(
   file: string | undefined,
@@ -73,6 +77,7 @@ export function sessionRecorder(
     loaded: [...new Set([...(same ? before.loaded : []), ...loadedBefore])],
   };
   writeSessionStatus(file, status);
+  pruneSessionRecords(dirname(file), file);
   const add = (list: string[], item: string) => {
     if (list.includes(item)) return;
     list.push(item);
@@ -87,9 +92,88 @@ export interface SessionRecorder {
   loaded: (module: string) => void;
 }
 
+/**
+ * A judge server's hooks for its session record (serveJudge's onConnected and onProblem, and
+ * JudgeModules' onLoaded): the record is written once the host says the connection is up, since a
+ * judge the host gave up on before that (slow to start past MCP_TIMEOUT) never served the session,
+ * and the user must hear of it. Modules load right after initialize, before that: kept until then.
+ */
+export function sessionRecording(file: string | undefined): {
+  onConnected: () => void;
+  onProblem: (text: string) => void;
+  onLoaded: (module: string) => void;
+} {
+  let record: SessionRecorder | undefined;
+  const loadedSoFar: string[] = [];
+  const recorder = () => {
+    record ??= sessionRecorder(file, loadedSoFar);
+    return record;
+  };
+  return {
+    onConnected: recorder,
+    onProblem: (text) => recorder().problem(text),
+    onLoaded: (module) => {
+      loadedSoFar.push(module);
+      record?.loaded(module);
+    },
+  };
+}
+
+/** How long an ended judge's record is kept, and the most records a folder keeps. */
+export const sessionRecordBounds = { endedAfterMs: 86_400_000, most: 200 };
+
+/**
+ * Removes from a sessions folder, `keep` aside, each record (or a temp file a crash left) older than
+ * `endedAfterMs` whose process has ended, and the oldest beyond `most`. Failures are ignored.
+ */
+export function pruneSessionRecords(
+  folder: string,
+  keep: string,
+  now: number = Date.now(),
+  runs: (pid: number) => boolean = processRuns,
+  bounds: typeof sessionRecordBounds = sessionRecordBounds,
+): void {
+  let names: string[];
+  try {
+    names = readdirSync(folder).filter((name) => /\.(?:json|tmp)$/.test(name));
+  } catch {
+    return;
+  }
+  const records = names
+    .map((name) => join(folder, name))
+    .filter((file) => file !== keep)
+    .map((file) => ({ file, time: modifiedAt(file) }))
+    .sort((a, b) => b.time - a.time);
+  records.forEach((record, index) => {
+    const old = now - record.time > bounds.endedAfterMs;
+    const ended = old && !runs(readSessionStatus(record.file)?.pid ?? 0);
+    if (ended || index >= bounds.most - 1) rmSync(record.file, { force: true });
+  });
+}
+
+function modifiedAt(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
 /** The folder the kit-judge plugin of a marketplace records its sessions in: its `$CLAUDE_PLUGIN_DATA`. */
 export function judgePluginDataFolder(claudeConfigDir: string, marketplace: string): string {
   return join(claudeConfigDir, 'plugins', 'data', `kit-judge-${marketplace}`);
+}
+
+/**
+ * The data folder of the judge server `install` declares (`claude mcp add`, a guard's dist/mcp.cjs):
+ * `kit-judge` in the kit's state folder, beside the audit trail; `home` stands in for an unset HOME.
+ */
+export function judgeServerDataFolder(
+  env: Record<string, string | undefined>,
+  home?: string,
+): string | undefined {
+  const folder = kitStateFolder(home === undefined ? env : { ...env, HOME: env.HOME ?? home });
+  return folder === null ? undefined : join(folder, 'kit-judge');
 }
 
 /**
