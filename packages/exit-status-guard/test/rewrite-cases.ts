@@ -76,7 +76,11 @@ export const rewriteCases: RewriteCase[] = [
   { rule: 'piped-gate', command: 'node --check src/index.js | tail -2; git push', change: 'iff-pass' },
   { rule: 'piped-gate', command: 'nix flake check 2>&1 | tail -3' },
   { rule: 'sequenced-mutator', command: 'nix build; git push', change: 'iff-pass' },
-  { rule: 'piped-gate', command: 'nix-instantiate --parse default.nix | tail -2 || notify failed', failureBranch: true },
+  {
+    rule: 'piped-gate',
+    command: 'nix-instantiate --parse default.nix | tail -2 || notify failed',
+    failureBranch: true,
+  },
   { rule: 'lost-background', command: 'nix eval .#packages.x86_64-linux.default.name &' },
   { rule: 'piped-gate', command: 'pnpm prisma generate | tail -2 && git push', change: 'iff-pass' },
   { rule: 'lost-background', background: true, command: 'go generate ./...; echo done' },

@@ -27,7 +27,18 @@ function stub(name: string, body: string): void {
 }
 const check = 'for i in $(seq 1 8); do echo "$(basename "$0") line $i"; done\nexit "${CHECK_STATUS:-0}"';
 // Issue 24's registry additions run as checks too: a gate script by its path, Node's syntax check, Nix, pnpm.
-for (const name of ['make', 'pytest', 'cargo', 'go', 'scripts/check.sh', 'php', 'node', 'nix', 'nix-instantiate', 'pnpm'])
+for (const name of [
+  'make',
+  'pytest',
+  'cargo',
+  'go',
+  'scripts/check.sh',
+  'php',
+  'node',
+  'nix',
+  'nix-instantiate',
+  'pnpm',
+])
   stub(name, check);
 // npm exec -c / npx -c hand their string to a shell and exit with its status.
 stub(

@@ -655,7 +655,7 @@ export const cases: Case[] = [
     commands: [
       "ssh host 'git pull' && git commit -am x",
       "git commit -am x; ssh deploy@host 'git push'",
-      "bash -c \"ssh host 'git fetch'; git commit -am x\"",
+      'bash -c "ssh host \'git fetch\'; git commit -am x"',
     ],
   },
   {
