@@ -1,7 +1,6 @@
 import type {
   CompoundStatement,
   Context,
-  StatementList,
   ListOp,
   Placement,
   Segment,
@@ -25,7 +24,7 @@ import type { Shell } from './shell.ts';
  * compound: a rewrite edits at a part's own span (`if …; then` up to the body's frame end, before its
  * `fi`), a relay or a check is the part it ends in, and conditionExit's statement runs from an if /
  * while condition to a later part, which no node of the tree is. Its spans are what the rewrites
- * splice at; finding one (topStatement, isReRaised) walks the tree.
+ * splice at; finding one (isReRaised) walks the tree.
  */
 export type Statement =
   | {
@@ -283,26 +282,4 @@ function statementsAfter(own: SimpleStatement | CompoundStatement): Statement[] 
   const list = listOf(own);
   const after = list.statements.slice(list.statements.indexOf(pipeline ?? own) + 1);
   return [...stages, ...after].flatMap(statementsOfTree);
-}
-
-/**
- * The top-level statement a segment sits in: the statement of the main list its leaf stands under
- * (a compound: the part it came through; a simple command: the one whose substitution holds it).
- */
-export function topStatement(shell: Shell, segment: Segment): Statement {
-  let statement: SimpleStatement | CompoundStatement | null | undefined = leafOf(shell.line, segment);
-  let through: StatementList | null = null;
-  while (statement && listOf(statement).parent !== null) {
-    through = listOf(statement);
-    while (through.parent?.kind === 'list') through = through.parent;
-    statement = through.parent;
-  }
-  if (!statement || through === null) return segmentStatement(segment);
-  // A heredoc body is not the command's text: a substitution in it is a statement of its own.
-  if (statement.kind === 'simple' && through.frame.inHeredoc !== true)
-    return segmentStatement(statement.segment);
-  const placement = through.frame.placement;
-  if (statement.kind === 'compound' && statement.parts.includes(through) && placement)
-    return compoundStatement(through.frame, placement);
-  return statusExit(shell, segment).statement;
 }

@@ -577,6 +577,28 @@ export const cases: Case[] = [
     ],
   },
   {
+    name: 'run_in_background ending in a test that reads no status of the check, or a pipe where pipefail reaches no check',
+    want: 'deny',
+    rule: 'lost-background',
+    background: true,
+    commands: [
+      'make check; echo; [ $? -eq 0 ]',
+      'make check; [ -f build.log ]',
+      'make check > log 2>&1; rc=$?; [ "$n" -gt 0 ]',
+      'set -o pipefail; make check; echo done | tee log',
+    ],
+  },
+  {
+    name: 'run_in_background ending in a captured status tested later, a pipe under pipefail, an explicit exit in a subshell',
+    want: 'silent',
+    background: true,
+    commands: [
+      'make check > log 2>&1; rc=$?; echo; [ $rc -eq 0 ]',
+      'set -o pipefail; make check | tee check.log',
+      '(make check; echo done; exit 0)',
+    ],
+  },
+  {
     name: 'background that keeps the status, or has no gate',
     want: 'silent',
     background: true,

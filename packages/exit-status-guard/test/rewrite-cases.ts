@@ -70,6 +70,21 @@ export const rewriteCases: RewriteCase[] = [
   { rule: 'piped-gate', command: "ssh host 'make check' | tail -3" },
   { rule: 'sequenced-mutator', command: "ssh host 'make check'; git push", change: 'iff-pass' },
   { rule: 'lost-background', command: "ssh host 'make check &'" },
+  // issue 24's registry additions: a gate script by its path, Expo, Node's syntax check, Nix, generators
+  { rule: 'piped-gate', command: 'php path/to/artisan test | tail -3' },
+  { rule: 'piped-gate', command: 'npx expo lint 2>&1 | tail -3 && git push', change: 'iff-pass' },
+  { rule: 'piped-gate', command: 'node --check src/index.js | tail -2; git push', change: 'iff-pass' },
+  { rule: 'piped-gate', command: 'nix flake check 2>&1 | tail -3' },
+  { rule: 'sequenced-mutator', command: 'nix build; git push', change: 'iff-pass' },
+  {
+    rule: 'piped-gate',
+    command: 'nix-instantiate --parse default.nix | tail -2 || notify failed',
+    failureBranch: true,
+  },
+  { rule: 'lost-background', command: 'nix eval .#packages.x86_64-linux.default.name &' },
+  { rule: 'piped-gate', command: 'pnpm prisma generate | tail -2 && git push', change: 'iff-pass' },
+  { rule: 'lost-background', background: true, command: 'go generate ./...; echo done' },
+  { rule: 'piped-gate', command: "ssh host 'nix flake check 2>&1 | tail -3'" },
   // a tool that exits with the status of the line it runs: the rewrite is spliced in as its word
   { rule: 'piped-gate', command: "npm exec -c 'make check | tail -3'" },
   { rule: 'piped-gate', command: "npx -c 'make check | tail -3' && git push", change: 'iff-pass' },
@@ -148,6 +163,9 @@ export const rewriteCases: RewriteCase[] = [
   { rule: 'lost-background', background: true, command: 'cd sub && make check; echo done' },
   { rule: 'lost-background', background: true, command: '{ make check; echo done; }' },
   { rule: 'lost-background', background: true, command: 'make check\necho finished' },
+  // `exit $?` relays the statement before it (an explicit `exit 0` is deliberate and is not denied)
+  { rule: 'lost-background', background: true, command: 'make check; echo done; exit $?' },
+  { rule: 'lost-background', background: true, command: 'make check > build.log 2>&1; echo "EXIT=$?"; exit' },
 
   // sequenced before a state change
   { rule: 'sequenced-mutator', command: 'make check; git push', change: 'iff-pass' },

@@ -26,13 +26,26 @@ function stub(name: string, body: string): void {
   chmodSync(path, 0o755);
 }
 const check = 'for i in $(seq 1 8); do echo "$(basename "$0") line $i"; done\nexit "${CHECK_STATUS:-0}"';
-for (const name of ['make', 'pytest', 'cargo', 'go', 'scripts/check.sh']) stub(name, check);
+// Issue 24's registry additions run as checks too: a gate script by its path, Node's syntax check, Nix, pnpm.
+for (const name of [
+  'make',
+  'pytest',
+  'cargo',
+  'go',
+  'scripts/check.sh',
+  'php',
+  'node',
+  'nix',
+  'nix-instantiate',
+  'pnpm',
+])
+  stub(name, check);
 // npm exec -c / npx -c hand their string to a shell and exit with its status.
 stub(
   'npm',
   `if [ "$1" = publish ]; then exit 0; fi\nif [ "$1" = exec ] && [ "$2" = -c ]; then exec bash -c "$3"; fi\n${check}`,
 );
-stub('npx', 'if [ "$1" = -c ]; then exec bash -c "$2"; fi\nexit 1');
+stub('npx', `if [ "$1" = -c ]; then exec bash -c "$2"; fi\n${check}`);
 for (const name of ['git', 'kubectl', 'helm', 'notify']) stub(name, 'exit 0');
 // ssh runs its remote command here: after its options (those with a value take the next word) and the destination.
 stub(

@@ -649,6 +649,16 @@ export const cases: Case[] = [
     ],
   },
   {
+    name: "a write of this machine's beside an ssh: ssh hides nothing that runs here",
+    want: 'deny',
+    rule: 'commit',
+    commands: [
+      "ssh host 'git pull' && git commit -am x",
+      "git commit -am x; ssh deploy@host 'git push'",
+      'bash -c "ssh host \'git fetch\'; git commit -am x"',
+    ],
+  },
+  {
     name: "ssh's remote command runs on another machine: it writes no repository of this one",
     want: 'silent',
     commands: [

@@ -77,7 +77,11 @@ function makeScratch(): Scratch {
   mkdirSync(outside);
   symlinkSync(join(repo, 'sub'), join(outside, 'to-repo-sub'));
   const stubs = join(root, 'stubs');
-  writeTree(stubs, { gh: executable(`#!/bin/sh\necho "$@" > ${join(root, 'gh-merged')}\n`) });
+  writeTree(stubs, {
+    gh: executable(`#!/bin/sh\necho "$@" > ${join(root, 'gh-merged')}\n`),
+    // ssh's command runs on another machine: here it runs nothing
+    ssh: executable('#!/bin/sh\nexit 0\n'),
+  });
   return {
     repo,
     outside,
@@ -163,6 +167,12 @@ const tableWrites: { command: string; from?: 'outside'; makes: Effect }[] = [
   { command: 'git diff | git apply -R', makes: 'discarded change' },
   { command: 'gh api -X PUT repos/{owner}/{repo}/pulls/7/merge', makes: 'merged pr' },
   { command: 'gh repo sync', makes: 'merged pr' },
+];
+
+// Beside an ssh: the remote command writes nothing here, the local git after or before it does.
+const besideSsh: { command: string; makes: Effect }[] = [
+  { command: "ssh host 'git pull -q' && git commit -qam x", makes: 'new commit' },
+  { command: "git commit -qam x; ssh deploy@host 'git push'", makes: 'new commit' },
 ];
 
 // Step 6: directory moves followed as bash makes them. From the folder beside the repository
@@ -259,6 +269,7 @@ describe.skipIf(!hasBash)('each laundering is denied, and run for real it makes 
   const rows: { command: string; from?: 'outside'; prepare?: string; makes: Effect }[] = [
     ...launderings,
     ...tableWrites,
+    ...besideSsh,
     ...directoryMoves,
     ...discoveries,
   ];

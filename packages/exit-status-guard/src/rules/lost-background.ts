@@ -16,13 +16,12 @@ import {
   statementGroups,
   statementsIn,
   statusExit,
-  topStatement,
 } from '../statements.ts';
 
 /** How the status is lost: a `&` sends the statement away, or the background task ends on another statement. */
 type LostBackgroundFinding = Finding & { gate: Segment } & (
     | { how: 'ampersand'; statement: Statement } // the statement the `&` sends to the background
-    | { how: 'background-task'; last: Statement; gateStatement: Statement }
+    | { how: 'background-task' }
   );
 
 const phrase = 'exit status is lost in the background';
@@ -128,8 +127,7 @@ function findBackgroundTask(top: Shell): LostBackgroundFinding | null {
   if (gateAt < 0) return null;
   const main = mainOf(top);
   if (!main) return null;
-  const groups = statementGroups(top, main);
-  if (listCarries(top, groups)) return null;
+  if (listCarries(top, statementGroups(top, main))) return null;
   const gate = top.segments[gateAt] as Segment;
   const role = top.roles[gateAt];
   return {
@@ -137,8 +135,6 @@ function findBackgroundTask(top: Shell): LostBackgroundFinding | null {
     gate,
     gateHead: role?.gateHead ?? role?.head ?? gate.text,
     how: 'background-task',
-    last: groups.at(-1)?.at(-1) as Statement,
-    gateStatement: topStatement(top, gate),
   };
 }
 
