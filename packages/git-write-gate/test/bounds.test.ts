@@ -6,6 +6,9 @@ import { bashCall, fakeContext } from './fake-context.ts';
 // reach. Each row is within 64 KiB: judged like any other line, a write denied in every mode and
 // a read never refused in strict mode. Past 64 KiB (strict.test.ts) it cannot be judged.
 const strict = { TAGOUT_HOOKS_STRICT: '1' };
+// No time bound of its own: these rows prove verdicts, and a loaded machine takes seconds over the
+// largest (bench/ measures cost); the wide timeout only ends a run that would never finish.
+const judged = { timeout: 120_000 };
 const files = Array.from({ length: 1300 }, (_, index) => `src/module-${index}/file-${index}.ts`).join(' ');
 const message = Array.from({ length: 400 }, (_, index) => `- line ${index}: ${'why '.repeat(12)}`).join('\n');
 const nested = (depth: number, inner: string) => `${'( '.repeat(depth)}${inner}${' )'.repeat(depth)}`;
@@ -38,7 +41,7 @@ const reads: [string, string][] = [
 ];
 
 describe('within 64 KiB every line is judged: the write is denied, in both modes', () => {
-  test.for(writes)('%s', ([, command]) => {
+  test.for(writes)('%s', judged, ([, command]) => {
     expect(command.length).toBeLessThanOrEqual(64 * 1024);
     expect(evaluate(bashCall(command), fakeContext()).kind).toBe('deny');
     expect(evaluate(bashCall(command), fakeContext(strict)).kind).toBe('deny');
@@ -46,13 +49,13 @@ describe('within 64 KiB every line is judged: the write is denied, in both modes
 });
 
 describe('within 64 KiB a read is judged: no opinion, strict mode included', () => {
-  test.for(reads)('%s', ([, command]) => {
+  test.for(reads)('%s', judged, ([, command]) => {
     expect(command.length).toBeLessThanOrEqual(64 * 1024);
     expect(evaluate(bashCall(command), fakeContext(strict)).kind).toBe('none');
   });
 });
 
-test('nesting as deep as 64 KiB allows never throws out of evaluate', () => {
+test('nesting as deep as 64 KiB allows never throws out of evaluate', judged, () => {
   const verdict = evaluate(bashCall(nested(16_000, 'git push')), fakeContext(strict));
   expect(['deny', 'refuse']).toContain(verdict.kind);
 });
