@@ -417,7 +417,7 @@ function judgeWords(
   const bound = values[0] ? state.gitNames.get(programName(values[0])) : undefined;
   if (bound !== undefined) values[0] = bound;
   const isGit = values[0] ? /^git(\.exe)?$/i.test(programName(values[0])) : false;
-  const config = isGit ? environmentConfig(segment, unwrapped, reached, world) : null;
+  const config = isGit ? environmentConfig(segment, unwrapped, reached) : null;
   // Config assigned or exported earlier on the line reaches this git too; GIT_CONFIG_COUNT's pairs
   // are git's `-c` options, read before the line's own (a later one wins).
   const names = assignNames.filter((name) => !environmentConfigVariable.test(name));
@@ -511,24 +511,21 @@ interface ConfigPair {
 }
 
 /**
- * The config GIT_CONFIG_COUNT hands git (assigned in front of it, exported earlier on the line, or
- * in the CLI's environment): its pairs in order; 'unknown' when the count is not known or a pair
+ * The config GIT_CONFIG_COUNT hands git (assigned in front of it, or exported earlier on the
+ * line): its pairs in order; 'unknown' when the count is not known or a pair
  * git needs is missing; null when no count is set.
  */
 function environmentConfig(
   segment: Segment,
   unwrapped: ReturnType<typeof unwrapLaunchers>,
   reached: ShellState,
-  world: WalkWorld,
 ): ConfigPair[] | 'unknown' | null {
   const assigned = new Map<string, string | null>();
   for (const assign of segment.assigns)
     assigned.set(assign.name, assign.indexed || assign.append ? null : assign.value);
   for (const { name, value } of unwrapped.assigns) assigned.set(name, /[$`\\]/.test(value) ? null : value);
-  const variable = (name: string): string | null | undefined => {
-    if (assigned.has(name)) return assigned.get(name);
-    return reached.vars.has(name) ? reached.vars.get(name) : world.env[name];
-  };
+  const variable = (name: string): string | null | undefined =>
+    assigned.has(name) ? assigned.get(name) : reached.vars.get(name);
   const count = variable('GIT_CONFIG_COUNT');
   if (count === undefined) return null;
   if (count === null || !/^\d+$/.test(count)) return 'unknown';

@@ -30,6 +30,7 @@ import {
   somewhere,
   type Where,
   widen,
+  exportedVariables,
   isFollowedExport,
   optionOf,
 } from './shell-state.ts';
@@ -462,7 +463,7 @@ export class ShellFlow {
       if (match === null) {
         // export GIT_DIR, of a value the line may have set alone: a value the gate does not follow.
         const bare = /^[A-Za-z_][A-Za-z0-9_]*$/.test(text) && word.value !== null ? text : null;
-        return exported && bare !== null && isFollowedExport(bare) && this.world.env[bare] === undefined
+        return exported && bare !== null && isFollowedExport(bare) && !inCallEnvironment(bare, this.world)
           ? [[bare, null]]
           : [];
       }
@@ -521,7 +522,15 @@ function literalName(word: Word | undefined): string | null {
 
 /** True when a variable is exported before this point: in the CLI's environment, or on the line (an unset clears it). */
 function exportedBefore(name: string, state: ShellState, world: DirectoryWorld): boolean {
-  return world.env[name] !== undefined || state.vars.get(name) !== undefined;
+  return inCallEnvironment(name, world) || state.vars.get(name) !== undefined;
+}
+
+/**
+ * True when the CLI's environment holds one of git's variables. GIT_CONFIG_COUNT's are not looked
+ * up there: their names have no end, and a verdict server is handed only the variables named.
+ */
+function inCallEnvironment(name: string, world: DirectoryWorld): boolean {
+  return exportedVariables.has(name) && world.env[name] !== undefined;
 }
 
 /** A state after assignments the gate follows: CDPATH and HOME, and OLDPWD (what `cd -` goes back to). */
