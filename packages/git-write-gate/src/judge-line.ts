@@ -524,16 +524,16 @@ function environmentConfig(
   for (const assign of segment.assigns)
     assigned.set(assign.name, assign.indexed || assign.append ? null : assign.value);
   for (const { name, value } of unwrapped.assigns) assigned.set(name, /[$`\\]/.test(value) ? null : value);
-  const variable = (name: string): string | null | undefined =>
+  const lineValue = (name: string): string | null | undefined =>
     assigned.has(name) ? assigned.get(name) : reached.vars.get(name);
-  const count = variable('GIT_CONFIG_COUNT');
+  const count = lineValue('GIT_CONFIG_COUNT');
   if (count === undefined) return null;
   if (count === null || !/^\d+$/.test(count)) return 'unknown';
   const pairs: ConfigPair[] = [];
   // git stops at a missing key or value; the loop ends at the first one the line does not set.
   for (let at = 0; at < Number(count); at += 1) {
-    const key = variable(`GIT_CONFIG_KEY_${at}`);
-    const value = variable(`GIT_CONFIG_VALUE_${at}`);
+    const key = lineValue(`GIT_CONFIG_KEY_${at}`);
+    const value = lineValue(`GIT_CONFIG_VALUE_${at}`);
     if (key === undefined || value === undefined) return 'unknown';
     pairs.push({ key, value });
   }
