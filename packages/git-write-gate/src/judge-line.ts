@@ -1,6 +1,8 @@
 import {
   type CommandLine,
+  configCommandOf,
   gitCommandVariables,
+  gitMayRun,
   type Nested,
   nestedRunBy,
   parse,
@@ -14,7 +16,14 @@ import type { AliasValue } from './git-aliases.ts';
 import { hasEscapeAssignment } from './escape.ts';
 import { type HeadWord, parseGitGlobals, type RepositoryVariables } from './git-global-options.ts';
 import { type FlowLimits, ShellFlow } from './shell-flow.ts';
-import { joinWhere, type Place, type ShellState, startState, type Where } from './shell-state.ts';
+import {
+  environmentConfigVariable,
+  joinWhere,
+  type Place,
+  type ShellState,
+  startState,
+  type Where,
+} from './shell-state.ts';
 import { judgeHead } from './write-class.ts';
 import type { HeadJudgement, WriteKind } from './write-kind.ts';
 
@@ -72,15 +81,15 @@ interface LineFrame {
 /** What the walk carries from one segment to the next, across nested lines too. */
 interface LineState {
   afterInit: boolean; // `git init` came earlier on the line
-  configured: boolean; // GIT_CONFIG_COUNT, GIT_CONFIG_PARAMETERS… assigned earlier on the line
-  configCommand: string | null; // why that config may run a command (core.editor in GIT_CONFIG_KEY_0…)
+  configured: boolean; // GIT_CONFIG_PARAMETERS, GIT_CONFIG_GLOBAL… assigned earlier on the line
+  configCommand: string | null; // why that config may run a command (core.pager in GIT_CONFIG_PARAMETERS)
   findings: Finding[];
   gitNames: ReadonlyMap<string, 'git' | 'gh'>; // names the line binds to git or gh (hash -p, a copy or link of the binary)
 }
 
-// Environment variables through which a line can hand git config (an alias among it).
-const configVariables =
-  /^(GIT_CONFIG_COUNT|GIT_CONFIG_PARAMETERS|GIT_CONFIG|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG_KEY_\d+|GIT_CONFIG_VALUE_\d+)$/;
+// Environment variables through which a line can hand git config the gate does not read (an alias
+// among it); GIT_CONFIG_COUNT and its keys and values are read (environmentConfig).
+const configVariables = /^(GIT_CONFIG_PARAMETERS|GIT_CONFIG|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM)$/;
 
 /**
  * Every write and every "cannot judge" on a parsed command, at every depth: the segments of each
@@ -255,9 +264,8 @@ const commandKey =
   /^(core\.(editor|pager|fsmonitor|sshcommand|hookspath|askpass)|sequence\.editor|diff\.external|credential\..*helper|gpg\.(\w+\.)?program|(diff|merge|filter)\..+\.(command|driver|textconv|clean|smudge|process)|pager\..+|interactive\.difffilter|uploadpack\.packobjectshook)$/i;
 
 /**
- * Why config the segment hands git through the environment may run a command (GIT_CONFIG_KEY_n
- * naming core.editor, diff.external…, or GIT_CONFIG_PARAMETERS holding one), or why that cannot
- * be told (an expansion); null when it runs none. An alias among it is judged as aliases are.
+ * Why config the segment hands git through GIT_CONFIG_PARAMETERS may run a command (core.pager…),
+ * or why that cannot be told (an expansion); null when it runs none.
  */
 function configCommandWhy(segment: Segment, unwrapped: ReturnType<typeof unwrapLaunchers>): string | null {
   const pairs: { name: string; value: string | null }[] = [
@@ -275,13 +283,12 @@ function configCommandWhy(segment: Segment, unwrapped: ReturnType<typeof unwrapL
         pairs.push({ name: match[1] as string, value: word.value?.slice(match[0].length) ?? null });
     }
   for (const { name, value } of pairs) {
-    const keys = /^GIT_CONFIG_KEY_\d+$/.test(name)
-      ? [value]
-      : name === 'GIT_CONFIG_PARAMETERS'
-        ? value === null
+    const keys =
+      name !== 'GIT_CONFIG_PARAMETERS'
+        ? []
+        : value === null
           ? [null]
-          : [...value.matchAll(/'([^'=]*)'?=?/g)].map((found) => found[1] as string)
-        : [];
+          : [...value.matchAll(/'([^'=]*)'?=?/g)].map((found) => found[1] as string);
     for (const key of keys) {
       if (key === null) return `${name} hands git config only known at run time, which may run a command`;
       if (commandKey.test(key)) return `${name} hands git ${key}, whose value git runs as a command`;
@@ -409,10 +416,19 @@ function judgeWords(
   // A name the line binds to git (hash -p, a copy of the binary) runs git.
   const bound = values[0] ? state.gitNames.get(programName(values[0])) : undefined;
   if (bound !== undefined) values[0] = bound;
-  // Config assigned or exported earlier on the line reaches this git too.
-  const names = state.configured ? [...assignNames, 'GIT_CONFIG_COUNT'] : assignNames;
+  const isGit = values[0] ? /^git(\.exe)?$/i.test(programName(values[0])) : false;
+  const config = isGit ? environmentConfig(segment, unwrapped, reached) : null;
+  // Config assigned or exported earlier on the line reaches this git too; GIT_CONFIG_COUNT's pairs
+  // are git's `-c` options, read before the line's own (a later one wins).
+  const names = assignNames.filter((name) => !environmentConfigVariable.test(name));
+  if (state.configured || config === 'unknown') names.push('GIT_CONFIG_PARAMETERS');
+  const pairs = config === null || config === 'unknown' ? [] : config;
+  const configWords = pairs.flatMap(({ key, value }) => [
+    '-c',
+    key === null || value === null ? null : `${key}=${value}`,
+  ]);
   const judged = judgeEverywhere(
-    values,
+    [values[0] ?? null, ...configWords, ...values.slice(1)],
     names,
     repositoryVariables(segment, unwrapped, reached),
     launchedIn,
@@ -426,8 +442,11 @@ function judgeWords(
   }
   if (judged.init) state.afterInit = true;
   for (const shell of judged.aliasShells) judgeAliasShell(shell, judging, world);
-  if (values[0] && /^git(\.exe)?$/i.test(programName(values[0]))) {
-    judgeExportedCommands(segment, unwrapped, reached, { judging, world, where: launchedIn });
+  if (isGit) {
+    const subcommand = subcommandOf(values);
+    const at = { judging, world, where: launchedIn };
+    judgeExportedCommands(segment, unwrapped, reached, subcommand, at);
+    judgeEnvironmentConfig(pairs, subcommand, at);
     if (state.configCommand !== null) unknown('nested', state.configCommand, launchedIn);
   }
   // After `git init` the later git segments work in a fresh repository; gh acts on a remote.
@@ -472,6 +491,79 @@ function judgeAliasShell(
     });
 }
 
+/** Where a command line git runs is judged: the segment's judging, the world, the directory git starts in. */
+interface Nesting {
+  judging: Judged;
+  world: WalkWorld;
+  where: Where;
+}
+
+/** git's subcommand in a head's values (after its global options); null where it is not known. */
+function subcommandOf(values: readonly HeadWord[]): string | null {
+  const globals = parseGitGlobals(values.slice(1));
+  return globals.kind === 'subcommand' ? globals.subcommand : null;
+}
+
+/** One GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n pair; null where it is an expansion. */
+interface ConfigPair {
+  key: string | null;
+  value: string | null;
+}
+
+/**
+ * The config GIT_CONFIG_COUNT hands git (assigned in front of it, or exported earlier on the
+ * line): its pairs in order; 'unknown' when the count is not known or a pair
+ * git needs is missing; null when no count is set.
+ */
+function environmentConfig(
+  segment: Segment,
+  unwrapped: ReturnType<typeof unwrapLaunchers>,
+  reached: ShellState,
+): ConfigPair[] | 'unknown' | null {
+  const assigned = new Map<string, string | null>();
+  for (const assign of segment.assigns)
+    assigned.set(assign.name, assign.indexed || assign.append ? null : assign.value);
+  for (const { name, value } of unwrapped.assigns) assigned.set(name, /[$`\\]/.test(value) ? null : value);
+  const lineValue = (name: string): string | null | undefined =>
+    assigned.has(name) ? assigned.get(name) : reached.vars.get(name);
+  const count = lineValue('GIT_CONFIG_COUNT');
+  if (count === undefined) return null;
+  if (count === null || !/^\d+$/.test(count)) return 'unknown';
+  const pairs: ConfigPair[] = [];
+  // git stops at a missing key or value; the loop ends at the first one the line does not set.
+  for (let at = 0; at < Number(count); at += 1) {
+    const key = lineValue(`GIT_CONFIG_KEY_${at}`);
+    const value = lineValue(`GIT_CONFIG_VALUE_${at}`);
+    if (key === undefined || value === undefined) return 'unknown';
+    pairs.push({ key, value });
+  }
+  return pairs;
+}
+
+/**
+ * The command lines GIT_CONFIG_COUNT's pairs hand git, judged as `-c key=value` is: a literal
+ * value as a nested line (core.editor, diff.external, an alias's `!` command), an expansion as
+ * "cannot judge".
+ */
+function judgeEnvironmentConfig(pairs: readonly ConfigPair[], subcommand: string | null, at: Nesting): void {
+  pairs.forEach(({ key, value }, index) => {
+    const command =
+      key === null
+        ? { unknown: `GIT_CONFIG_KEY_${index} is only known at run time` }
+        : configCommandOf(key, value, subcommand);
+    if (command === null) return;
+    if ('unknown' in command) {
+      const what = key === null ? command.unknown : `${key} in GIT_CONFIG_KEY_${index} ${command.unknown}`;
+      at.judging.unknown('nested', what, at.where);
+    } else
+      judgeAliasShell(
+        { text: command.text, where: at.where, what: `the ${key} command of GIT_CONFIG_VALUE_${index}` },
+        at.judging,
+        at.world,
+      );
+  });
+}
+
 /**
  * The command lines git runs from variables exported earlier on the line (`export GIT_EDITOR=…`,
  * `declare -x`, `set -a` then an assignment): a literal value is judged as a nested line, in the
@@ -482,12 +574,14 @@ function judgeExportedCommands(
   segment: Segment,
   unwrapped: ReturnType<typeof unwrapLaunchers>,
   reached: ShellState,
-  at: { judging: Judged; world: WalkWorld; where: Where },
+  subcommand: string | null,
+  at: Nesting,
 ): void {
   const prefixed = new Set([...segment.assigns, ...unwrapped.assigns].map((assign) => assign.name));
   for (const name of gitCommandVariables) {
     const value = reached.vars.get(name);
-    if (value === undefined || prefixed.has(name)) continue;
+    // Only what this subcommand can run matters (`git status` never starts an editor).
+    if (value === undefined || prefixed.has(name) || !gitMayRun(subcommand, name)) continue;
     if (value === null) {
       const why = `${name}, exported earlier on the line, is a command only known at run time`;
       at.judging.unknown('nested', why, at.where);

@@ -10,7 +10,6 @@ import {
   type SimpleStatement,
   type StatementList,
   segmentsUnder,
-  substitutionOwner,
   unwrapLaunchers,
   type Word,
 } from '@kit/shell-segments';
@@ -32,6 +31,7 @@ import {
   type Where,
   widen,
   exportedVariables,
+  isFollowedExport,
   optionOf,
 } from './shell-state.ts';
 import { setShellOptions } from './shell-options.ts';
@@ -322,19 +322,19 @@ export class ShellFlow {
     if (segment.argv.length === 0) {
       // GIT_DIR=x alone reaches git only where it is already exported (in the CLI's environment)
       // or `set -a` exports it; where the line does not show whether set -a is on, not its value.
+      // A variable exported before (in the CLI's environment, or earlier on the line) stays
+      // exported when a later plain assignment changes it, as bash keeps the attribute.
       const allexport = optionOf(state, 'allexport');
+      const exported = (name: string) => isFollowedExport(name) && exportedBefore(name, state, this.world);
       const assigned = assignState(
         state,
         segment.assigns
-          .filter(
-            (assign) =>
-              !exportedVariables.has(assign.name) ||
-              allexport !== false ||
-              this.world.env[assign.name] !== undefined,
-          )
+          .filter((assign) => !isFollowedExport(assign.name) || allexport !== false || exported(assign.name))
           .map((assign) => [
             assign.name,
-            assign.indexed || assign.append || allexport === null ? null : assign.value,
+            assign.indexed || assign.append || (allexport === null && !exported(assign.name))
+              ? null
+              : assign.value,
           ]),
         this.world,
         this.cdNames,
@@ -424,7 +424,12 @@ export class ShellFlow {
       case 'local':
       case 'readonly': {
         const exports = name === 'export' || optionOf(state, 'allexport') === true;
-        const assigned = assignState(state, this.declared(exports, head.slice(1)), this.world, this.cdNames);
+        const assigned = assignState(
+          state,
+          this.declared(exports, head.slice(1), state),
+          this.world,
+          this.cdNames,
+        );
         return { success: assigned, failure: assigned };
       }
       case 'unset': {
@@ -442,8 +447,15 @@ export class ShellFlow {
     }
   }
 
-  /** What `export`, `declare`… assign: export and `-x` reach git; otherwise only a variable already exported does. */
-  private declared(exports: boolean, operands: readonly Word[]): [string, string | null][] {
+  /**
+   * What `export`, `declare`… assign: export and `-x` reach git; otherwise only a variable already
+   * exported does (bash keeps the attribute, for a `local` of an exported name too).
+   */
+  private declared(
+    exports: boolean,
+    operands: readonly Word[],
+    state: ShellState,
+  ): [string, string | null][] {
     const exported = exports || operands.some((word) => /^-[A-Za-z]*x/.test(word.value ?? word.text));
     return operands.flatMap((word): [string, string | null][] => {
       const text = word.value ?? word.text;
@@ -451,12 +463,12 @@ export class ShellFlow {
       if (match === null) {
         // export GIT_DIR, of a value the line may have set alone: a value the gate does not follow.
         const bare = /^[A-Za-z_][A-Za-z0-9_]*$/.test(text) && word.value !== null ? text : null;
-        return exported && bare !== null && exportedVariables.has(bare) && this.world.env[bare] === undefined
+        return exported && bare !== null && isFollowedExport(bare) && !inCallEnvironment(bare, this.world)
           ? [[bare, null]]
           : [];
       }
       const variable = match[1] as string;
-      if (exportedVariables.has(variable) && !exported && this.world.env[variable] === undefined) return [];
+      if (isFollowedExport(variable) && !exported && !exportedBefore(variable, state, this.world)) return [];
       const value = word.value === null || match[2] === '+' ? null : word.value.slice(match[0].length);
       return [[variable, value]];
     });
@@ -508,6 +520,19 @@ function literalName(word: Word | undefined): string | null {
   return word.value;
 }
 
+/** True when a variable is exported before this point: in the CLI's environment, or on the line (an unset clears it). */
+function exportedBefore(name: string, state: ShellState, world: DirectoryWorld): boolean {
+  return inCallEnvironment(name, world) || state.vars.get(name) !== undefined;
+}
+
+/**
+ * True when the CLI's environment holds one of git's variables. GIT_CONFIG_COUNT's are not looked
+ * up there: their names have no end, and a verdict server is handed only the variables named.
+ */
+function inCallEnvironment(name: string, world: DirectoryWorld): boolean {
+  return exportedVariables.has(name) && world.env[name] !== undefined;
+}
+
 /** A state after assignments the gate follows: CDPATH and HOME, and OLDPWD (what `cd -` goes back to). */
 function assignState(
   state: ShellState,
@@ -517,7 +542,7 @@ function assignState(
 ): ShellState {
   let next = state;
   for (const [name, value] of pairs) {
-    if (trackedVariables.has(name) || exportedVariables.has(name) || cdNames.has(name))
+    if (trackedVariables.has(name) || isFollowedExport(name) || cdNames.has(name))
       next = { ...next, vars: new Map([...next.vars, [name, value]]) };
     if (name === 'OLDPWD') {
       const oldpwd =
@@ -582,9 +607,9 @@ function placementOf(item: Item): Placement | null {
  * The block of one list of the statement tree, and of every list under it (each recorded in
  * `blocks` by its frame, so that a function's body is found by its frame): a simple command, a
  * compound with the parts that hold a segment, a pipeline with its stages. A simple command's
- * substitutions run just before it; the others (in a loop's word list, a compound's redirections,
- * an arithmetic frame) run before the first statement that starts after them (a pipeline's stage
- * included), or the list's last one.
+ * substitutions (those in a `$(( ))` of its words too) run just before it; the others (in a loop's
+ * word list, a compound's redirections, an arithmetic command) run before the first statement
+ * that starts after them (a pipeline's stage included), or the list's last one.
  */
 function blockOfList(list: StatementList, blocks: Map<Context, Block>): Block {
   const items: Item[] = [];
@@ -594,7 +619,6 @@ function blockOfList(list: StatementList, blocks: Map<Context, Block>): Block {
     const stages = statement.kind === 'pipeline' ? statement.stages : [statement];
     const made = stages.flatMap((stage) => {
       if (stage.kind === 'compound') apart.push(...stage.substitutions);
-      else apart.push(...stage.substitutions.filter((each) => substitutionOwner(each) === null));
       const item = itemOf(stage, blocks);
       return item === null ? [] : [item];
     });
@@ -628,8 +652,9 @@ function blockOfList(list: StatementList, blocks: Map<Context, Block>): Block {
 /** The item of a simple or compound statement; null for a compound none of whose parts holds a segment. */
 function itemOf(statement: SimpleStatement | CompoundStatement, blocks: Map<Context, Block>): Item | null {
   if (statement.kind === 'simple') {
-    const owned = statement.substitutions.filter((each) => substitutionOwner(each) === statement);
-    const before = bySegments(owned).map((each) => blockOfList(each, blocks));
+    // Its words' `$( )`, backticks, `<( )` and `$(( ))` (with the substitutions inside) all run
+    // just before it, in the directory it starts in.
+    const before = bySegments(statement.substitutions).map((each) => blockOfList(each, blocks));
     return { kind: 'segment', segment: statement.segment, start: statement.segment.start, before };
   }
   const parts = statement.parts.filter((part) => segmentsUnder(part).length > 0);

@@ -59,6 +59,14 @@ export const gitVariables: ReadonlySet<string> = new Set(['GIT_DIR', 'GIT_WORK_T
  */
 export const exportedVariables: ReadonlySet<string> = new Set([...gitVariables, ...gitCommandVariables]);
 
+/** GIT_CONFIG_COUNT and its numbered GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n: config git reads from its environment. */
+export const environmentConfigVariable: RegExp = /^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)$/;
+
+/** True for a variable the gate follows where the line exports it: git's own, and its environment config. */
+export function isFollowedExport(name: string): boolean {
+  return exportedVariables.has(name) || environmentConfigVariable.test(name);
+}
+
 /** How many places a Where keeps before it says "somewhere"; the cap keeps a line's work bounded. */
 export const maxPlaces = 16;
 
@@ -122,7 +130,7 @@ export function startState(pwd: Where): ShellState {
 export function childState(state: ShellState, pwd: Where): ShellState {
   const vars = new Map<string, string | null | undefined>();
   // The gate keeps git's variables only where they are exported: a new shell has them.
-  for (const [name, value] of state.vars) vars.set(name, exportedVariables.has(name) ? value : null);
+  for (const [name, value] of state.vars) vars.set(name, isFollowedExport(name) ? value : null);
   return {
     pwd,
     oldpwd: somewhere('OLDPWD of a new shell is not known'),

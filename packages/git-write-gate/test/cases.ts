@@ -682,7 +682,8 @@ export const cases: Case[] = [
       'alias g=git; g push',
       'xargs -I{} git {} origin < subcommands.txt',
       'git -c "alias.x=$v" x',
-      'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0=commit git x',
+      'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0="$v" git x',
+      'GIT_CONFIG_COUNT="$n" GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0=commit git x',
       'git -c "$cfg" clean -d',
     ],
   },
@@ -693,6 +694,7 @@ export const cases: Case[] = [
       'git -c alias.commit=status commit -m x',
       'git -c alias.x=commit x', // an alias of git's own is judged as what it expands to
       'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.push GIT_CONFIG_VALUE_0=status git push',
+      'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0=commit git x', // read as `-c alias.x=commit`
       'git -c "$cfg" push',
       'xargs -I{} git push origin {} < branches.txt',
     ],

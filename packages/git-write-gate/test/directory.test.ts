@@ -89,6 +89,15 @@ const rows: Row[] = [
   { command: `cd ${managed} || exit 1; git push`, cwd: outside, want: 'deny' },
   { command: 'exit 0; git push', cwd: managed, want: 'silent' },
   { command: `cd /nonexistent && git status || git push`, cwd: managed, want: 'deny' },
+  // a $(( )) is no command substitution: the $( ) inside one runs just before its command, as
+  // the command's own do, in the directory the command starts in
+  { command: 'echo $(( $(git commit -m x >&2; echo 1) ))', cwd: managed, want: 'deny' },
+  { command: `echo $(( $(cd ${managed}; git push >&2; echo 1) )); true`, cwd: plain, want: 'deny' },
+  { command: `cd "${managed}$(git commit -m x >&2)"; true`, cwd: plain, want: 'silent' },
+  { command: `cd ${managed} 2>"$(git commit -m x >&2; echo /dev/null)"; true`, cwd: plain, want: 'silent' },
+  { command: `X=$(( $(git commit -m x >&2) + 0 )) cd ${managed}; true`, cwd: plain, want: 'silent' },
+  { command: `cd ${managed} 2>/dev/null$(( $(git push >&2) )); true`, cwd: plain, want: 'silent' },
+  { command: `echo $(( 1 + 2 )) && git push`, cwd: plain, want: 'silent' },
   // cd - (OLDPWD within the line), pushd and popd
   { command: `cd ${plain}; cd -; git commit -m x`, cwd: managed, want: 'deny' },
   { command: `cd ${managed}; cd ${plain}; cd - && git push`, cwd: outside, want: 'deny' },

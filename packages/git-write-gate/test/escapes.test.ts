@@ -33,7 +33,10 @@ const rows: { deny: string; pass: string }[] = [
   { deny: "GIT_EXTERNAL_DIFF='git push' git diff", pass: 'GIT_EXTERNAL_DIFF=difft git diff' },
   { deny: "GIT_EDITOR='git push; true' git tag -a t", pass: 'GIT_EDITOR=true git tag -a t' },
   { deny: "git -c core.editor='git push' tag -a t", pass: 'git -c core.editor=vim tag -a t' },
-  { deny: "GIT_SEQUENCE_EDITOR='git push' git status", pass: 'GIT_PAGER=cat git log' },
+  {
+    deny: "GIT_SEQUENCE_EDITOR='git push' git rebase --edit-todo",
+    pass: "GIT_SEQUENCE_EDITOR='git push' git status", // status never runs the sequence editor
+  },
   { deny: "git -c core.sshCommand='git push; ssh' fetch", pass: "git -c core.sshCommand='ssh -i k' fetch" },
   { deny: "git -c credential.helper='!git push' fetch", pass: 'git -c credential.helper=store fetch' },
   { deny: "git -c alias.p='!git push' p", pass: "git -c alias.p='!git status' p" },
@@ -41,6 +44,8 @@ const rows: { deny: string; pass: string }[] = [
   { deny: "git bisect run sh -c 'git commit -m x'", pass: 'git bisect run make test' },
   // exported earlier on the line: export, declare -x, typeset -x, set -a / set -o allexport
   { deny: "export GIT_EDITOR='git push'; git tag -a t", pass: 'export GIT_EDITOR=true; git tag -a t' },
+  // only what the subcommand can run: `git log` never starts an editor
+  { deny: "export EDITOR='git push'; git notes add", pass: "export EDITOR='git push'; git log" },
   {
     deny: "declare -x GIT_EXTERNAL_DIFF='git push'; git diff",
     pass: "declare GIT_EXTERNAL_DIFF='git push'; git diff", // not exported: git never sees it
@@ -65,6 +70,62 @@ const rows: { deny: string; pass: string }[] = [
   },
   { deny: "ex -s f <<< 'silent !git commit -m x'", pass: "ex -s f <<< 'g/git commit/d'" },
   { deny: "printf '!git push\\n' | vim -e -s f", pass: "printf '!git push\\n' > notes.txt" },
+  // out of Ex mode vim runs the keys it reads from an input that is not a terminal: a `:` line is
+  // an ex command (`vim -` and nvim read that input as the text they edit)
+  { deny: "echo ':!git commit -qm x' | vim f", pass: "echo ':wq' | vim f" },
+  { deny: "printf ':!git push\\n' | view f", pass: "printf ':!git push\\n' | vim -" },
+  { deny: "vim f <<'EOF'\n:silent !git push\n:q\nEOF", pass: "vim f <<'EOF'\n:%s/git push/x/\n:wq\nEOF" },
+  { deny: "vi f <<< ':!git commit -m x'", pass: "nvim f <<< ':!git commit -m x'" },
+  // a variable exported earlier stays exported when a later plain assignment changes it
+  {
+    deny: "export VISUAL; VISUAL='git push'; git tag -a t",
+    pass: "export VISUAL; unset VISUAL; VISUAL='git push'; git tag -a t", // unset clears the export
+  },
+  {
+    deny: "export GIT_EDITOR=vim; GIT_EDITOR='git push'; git tag -a t",
+    pass: "export GIT_EDITOR='git push'; GIT_EDITOR=vim; git tag -a t",
+  },
+  {
+    deny: "export EDITOR; declare EDITOR='git push'; git tag -a t",
+    pass: 'export EDITOR; EDITOR=true; git tag -a t',
+  },
+  {
+    deny: "export EDITOR; f() { local EDITOR='git push'; git tag -a t; }; f",
+    pass: "f() { local EDITOR='git push'; git tag -a t; }; f", // local of a name not exported
+  },
+  // config handed in GIT_CONFIG_COUNT / GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n, judged as `-c` is
+  {
+    deny: "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0='git push' git tag -a t",
+    pass: 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0=vim git tag -a t',
+  },
+  {
+    deny: 'export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0=\'sh -c "git push"\'; git tag -a t',
+    pass: "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0='git push'; git tag -a t", // not exported
+  },
+  {
+    deny: "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=diff.external GIT_CONFIG_VALUE_0='git push' git diff",
+    pass: "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=diff.external GIT_CONFIG_VALUE_0='git push' git status",
+  },
+  {
+    deny: "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='git push' git status",
+    pass: 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=true git status',
+  },
+  {
+    deny: "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0='!git push' git p",
+    pass: "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0='!git status' git p",
+  },
+  {
+    deny: 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0=commit git x -m y',
+    pass: 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0=commit git -c alias.x=status x', // -c wins
+  },
+  {
+    deny: "GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=a GIT_CONFIG_KEY_1=core.editor GIT_CONFIG_VALUE_1='git push' git tag -a t",
+    pass: "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=a GIT_CONFIG_KEY_1=core.editor GIT_CONFIG_VALUE_1='git push' git tag -a t",
+  },
+  {
+    deny: 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=clean.requireForce GIT_CONFIG_VALUE_0=false git clean -d',
+    pass: 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=clean.requireForce GIT_CONFIG_VALUE_0=true git clean -d',
+  },
   // chroot to this machine's own root, keeping the directory: git is this root's
   { deny: 'chroot --skip-chdir / git push', pass: 'chroot / git push' }, // chroot / moves to /
   {
@@ -98,12 +159,20 @@ const unreadable = [
   'export GIT_EDITOR="$x"; git tag -a t', // exported, only known at run time
   "set -$opts; GIT_EDITOR='git push'; git tag -a t", // set -a or not: the line does not show
   // config handed through the environment that names a command-valued key (or cannot be read)
-  "export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0='git push'; git tag -a t",
-  "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=diff.external GIT_CONFIG_VALUE_0='git push' git diff",
+  'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0="$e" git tag -a t',
+  'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0="$v" git x',
+  'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/tmp/h git commit --dry-run',
+  "GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0='git push' git x", // KEY_1 missing
   `export GIT_CONFIG_PARAMETERS="'core.pager'='git push'"; git log`,
   'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0="$k" GIT_CONFIG_VALUE_0=x git log',
   'vim -es f <<EOF\n!$git_command\nEOF',
   "vim -es f <<'EOF'\nr !git push\nEOF", // :r !cmd reads a command's output: not followed
+  // keys vim reads that are not a `:` line in Normal mode, or only known at run time
+  "echo '!!git push' | vim f", // a Normal-mode filter
+  "printf 'ihello\\n:!git push\\n' | vim f", // Insert mode or not: the keys do not show
+  'cat keys.txt | vim f && git status',
+  'export VISUAL; VISUAL="$(which vim)"; git tag -a t',
+  'export GIT_PAGER="$p"; git status', // a pager runs wherever git's output is a terminal
 ];
 
 describe('a shell escape that cannot be read is "cannot judge"', () => {
@@ -115,6 +184,47 @@ describe('a shell escape that cannot be read is "cannot judge"', () => {
       expect(['none', 'cannotJudge']).toContain(evaluate(bashCall(command), fakeContext()).kind);
     },
   );
+});
+
+// Step 3: a read subcommand is judged whatever its options and environment carry. A command git
+// runs matters only where the subcommand can run it (an editor: commit, tag, notes, merge…; an
+// external diff: the diff family; an ssh command: fetch, push…); an alias may run anything.
+const relevance: { refused: string; judged: string }[] = [
+  { refused: 'export GIT_EDITOR="$(cmd)"; git tag -a t', judged: 'export GIT_EDITOR="$(cmd)"; git status' },
+  {
+    refused: 'export EDITOR="$(which vim)"; git notes add',
+    judged: 'export EDITOR="$(which vim)"; git status',
+  },
+  { refused: 'export VISUAL="$v"; git merge --abort', judged: 'export VISUAL="$v"; git log --oneline' },
+  { refused: 'export EDITOR="$e"; git ci', judged: 'export EDITOR="$e"; git diff' },
+  {
+    refused: 'export GIT_EXTERNAL_DIFF="$(x)"; git log -p',
+    judged: 'export GIT_EXTERNAL_DIFF="$(x)"; git status',
+  },
+  {
+    refused: 'export GIT_SSH_COMMAND="$ssh"; git fetch',
+    judged: 'export GIT_SSH_COMMAND="$ssh"; git branch -a',
+  },
+  { refused: 'GIT_EDITOR="$e" git commit --dry-run', judged: 'GIT_EDITOR="$e" git status' },
+  {
+    refused: 'export GIT_SEQUENCE_EDITOR="$s"; git rebase --edit-todo',
+    judged: 'export GIT_SEQUENCE_EDITOR="$s"; git tag -a t',
+  },
+  { refused: 'git -c core.editor="$e" notes add', judged: 'git -c core.editor="$e" log' },
+  { refused: 'git -c diff.external="$d" show', judged: 'git -c diff.external="$d" fetch' },
+  { refused: 'git -c core.sshCommand="$s" ls-remote', judged: 'git -c core.sshCommand="$s" rev-parse HEAD' },
+  {
+    refused: 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0="$e" git tag -a t',
+    judged: 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0="$e" git status',
+  },
+];
+
+describe('what git runs for a subcommand is judged; what it cannot run is not asked', () => {
+  test.for(relevance)('$refused', ({ refused, judged }) => {
+    expect(evaluate(bashCall(refused), fakeContext(strict)).kind).toBe('refuse');
+    expect(evaluate(bashCall(refused), fakeContext()).kind).not.toBe('deny');
+    expect(evaluate(bashCall(judged), fakeContext(strict)).kind).toBe('none');
+  });
 });
 
 // Their twins: config through the environment that runs no command is a read as before.

@@ -124,6 +124,7 @@ const launderings: { command: string; from?: 'outside'; makes: Effect }[] = [
   { command: 'xargs git push -q origin <<< main', makes: 'pushed' },
   { command: 'eval "git reset -q --hard HEAD~1"', makes: 'moved ref' },
   { command: 'echo $(git commit -qam x)', makes: 'new commit' },
+  { command: 'echo $(( $(git commit -qam x >&2; echo 1) ))', makes: 'new commit' },
   { command: 'find . -maxdepth 0 -execdir git commit -qam x \\;', makes: 'new commit' },
   { command: 'bash <<EOF\ngit clean -fdq\nEOF', makes: 'removed file' },
   { command: "echo 'git checkout -q -- .' | sh", makes: 'discarded change' },
@@ -387,6 +388,54 @@ const escapes: { command: string; makes: Effect; check?: string }[] = [
     command: "set -a; GIT_EDITOR='git push -q origin HEAD:refs/heads/sa; true'; git tag -a t5",
     makes: 'pushed',
   },
+  // an exported name stays exported when a later plain assignment changes it (VISUAL needs a
+  // TERM that is not dumb)
+  {
+    command: "export VISUAL; VISUAL='git push -q origin HEAD:refs/heads/vi; true'; TERM=xterm git tag -a t6",
+    makes: 'pushed',
+  },
+  {
+    command:
+      "export GIT_EDITOR=true; GIT_EDITOR='git push -q origin HEAD:refs/heads/re; true'; git tag -a t8",
+    makes: 'pushed',
+  },
+  // config handed in GIT_CONFIG_COUNT / GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n
+  {
+    command:
+      "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.editor GIT_CONFIG_VALUE_0='git push -q origin HEAD:refs/heads/cc; true' git tag -a t7",
+    makes: 'pushed',
+  },
+  {
+    command:
+      "export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=diff.external GIT_CONFIG_VALUE_0='git push -q origin HEAD:refs/heads/cd; true'; git diff",
+    makes: 'pushed',
+  },
+  {
+    command:
+      "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='git push -q origin HEAD:refs/heads/cf; false' git status",
+    makes: 'pushed',
+  },
+  {
+    command:
+      "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0='!git push -q origin main' git p",
+    makes: 'pushed',
+  },
+  {
+    command: 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0=commit git x -qam x',
+    makes: 'new commit',
+  },
+  {
+    command: 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=clean.requireForce GIT_CONFIG_VALUE_0=false git clean -dq',
+    makes: 'removed file',
+  },
+  // out of Ex mode vim runs the `:` lines of the keys piped or redirected into it
+  { command: "echo ':!git commit -qam x' | vim tracked.txt", makes: 'new commit', check: 'command -v vim' },
+  {
+    command: "printf ':!git push -q origin main\\n' | view tracked.txt",
+    makes: 'pushed',
+    check: 'command -v view',
+  },
+  { command: "vi tracked.txt <<< ':silent !git commit -qam x'", makes: 'new commit', check: 'command -v vi' },
   // the commands git's subcommands run: a submodule's foreach, a bisect's run
   {
     command:

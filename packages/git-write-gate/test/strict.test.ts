@@ -174,13 +174,13 @@ const strictPaths: StrictPath[] = [
     twin: { input: bashCall('git -c "alias.x=$v" x', '/repos/plain') },
   },
   {
-    name: 'GIT_CONFIG_COUNT/KEY/VALUE handing an alias',
+    name: 'GIT_CONFIG_COUNT/KEY/VALUE handing an alias only known at run time',
     refused: {
-      input: bashCall('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0=commit git x'),
+      input: bashCall('GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0="$v" git x'),
     },
     twin: {
       input: bashCall(
-        'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0=commit git x',
+        'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0="$v" git x',
         '/repos/plain',
       ),
     },

@@ -17,7 +17,7 @@ export function gitCommandTexts(args: Word[], assigns: readonly Assign[]): Place
   if (subcommand === undefined) return [];
   const texts: Placed[] = [];
   for (const assign of assigns) {
-    if (!gitCommandVariables.has(assign.name)) continue;
+    if (!gitCommandVariables.has(assign.name) || !gitMayRun(subcommand.value, assign.name)) continue;
     const start = assign.start + assign.name.length + (assign.append ? 2 : 1);
     texts.push(
       assign.value === null || assign.indexed
@@ -36,24 +36,130 @@ export function gitCommandTexts(args: Word[], assigns: readonly Assign[]): Place
   return texts;
 }
 
+/** What a command-valued variable or config key is to git: which of its subcommands can run it. */
+type GitRuns = 'editor' | 'sequence-editor' | 'pager' | 'external-diff' | 'remote' | 'fsmonitor';
+
+const variableRuns: Readonly<Record<string, GitRuns>> = {
+  GIT_EDITOR: 'editor',
+  EDITOR: 'editor',
+  VISUAL: 'editor',
+  GIT_SEQUENCE_EDITOR: 'sequence-editor',
+  GIT_PAGER: 'pager',
+  GIT_EXTERNAL_DIFF: 'external-diff',
+  GIT_SSH_COMMAND: 'remote',
+};
+
+const keyRuns: Readonly<Record<string, GitRuns>> = {
+  'core.editor': 'editor',
+  'sequence.editor': 'sequence-editor',
+  'core.pager': 'pager',
+  'diff.external': 'external-diff',
+  'core.fsmonitor': 'fsmonitor',
+  'core.sshcommand': 'remote',
+  'credential.helper': 'remote',
+};
+
 /** The environment variables whose value git runs as a command line (exported ones reach it from earlier on the line). */
-export const gitCommandVariables: ReadonlySet<string> = new Set([
-  'GIT_EDITOR',
-  'GIT_SEQUENCE_EDITOR',
-  'GIT_PAGER',
-  'GIT_EXTERNAL_DIFF',
-  'GIT_SSH_COMMAND',
-  'EDITOR',
-  'VISUAL',
-]);
-const commandKeys = new Set([
-  'core.editor',
-  'sequence.editor',
-  'core.pager',
-  'diff.external',
-  'core.fsmonitor',
-  'core.sshcommand',
-]);
+export const gitCommandVariables: ReadonlySet<string> = new Set(Object.keys(variableRuns));
+
+// What each of git's builtins can run (git 2.39, each option included: `log --ext-diff`, `add -p`'s
+// hunk editor, `branch --edit-description`, `archive --remote`). A name not here (an alias, a
+// script such as submodule or bisect, a git-foo on PATH) may run any of them.
+const diff: GitRuns[] = ['external-diff'];
+const remote: GitRuns[] = ['remote'];
+const subcommandRuns: Readonly<Record<string, readonly GitRuns[]>> = {
+  add: ['editor'],
+  am: ['editor'],
+  annotate: [],
+  apply: [],
+  archive: remote,
+  blame: [],
+  branch: ['editor'],
+  'cat-file': [],
+  'check-attr': [],
+  'check-ignore': [],
+  'check-ref-format': [],
+  checkout: ['editor'],
+  'cherry-pick': ['editor'],
+  cherry: [],
+  clean: [],
+  clone: remote,
+  commit: ['editor'],
+  config: ['editor'],
+  'count-objects': [],
+  credential: remote,
+  describe: [],
+  diff,
+  'diff-files': diff,
+  'diff-index': diff,
+  'diff-tree': diff,
+  difftool: diff,
+  fetch: remote,
+  'fetch-pack': remote,
+  'for-each-ref': [],
+  'format-patch': diff,
+  fsck: [],
+  gc: [],
+  grep: [],
+  help: [],
+  init: [],
+  log: diff,
+  'ls-files': [],
+  'ls-remote': remote,
+  'ls-tree': [],
+  maintenance: remote,
+  merge: ['editor'],
+  'merge-base': [],
+  mv: [],
+  'name-rev': [],
+  notes: ['editor'],
+  pull: ['editor', 'sequence-editor', 'remote'],
+  push: remote,
+  'range-diff': diff,
+  rebase: ['editor', 'sequence-editor'],
+  reflog: diff,
+  remote: remote,
+  replace: ['editor'],
+  reset: ['editor'],
+  restore: ['editor'],
+  'rev-list': [],
+  'rev-parse': [],
+  revert: ['editor'],
+  rm: [],
+  'send-pack': remote,
+  shortlog: [],
+  show: diff,
+  'show-branch': [],
+  'show-ref': [],
+  'sparse-checkout': [],
+  stash: ['editor', 'external-diff'],
+  status: [],
+  switch: [],
+  'symbolic-ref': [],
+  tag: ['editor'],
+  'update-index': [],
+  'update-ref': [],
+  var: [],
+  version: [],
+  whatchanged: diff,
+  worktree: [],
+};
+
+// The pager starts wherever git's output is a terminal (a line can give it one: `script -c`), and
+// the fsmonitor wherever git reads the index: spec step 8 judges both for every subcommand.
+const everywhere: ReadonlySet<GitRuns> = new Set(['pager', 'fsmonitor']);
+
+/**
+ * True when `git <subcommand>` can run the command a variable (`GIT_EDITOR`) or config key
+ * (`core.editor`) names; a subcommand not known (null: an expansion) or not in the table may.
+ */
+export function gitMayRun(subcommand: string | null, setting: string): boolean {
+  const runs = Object.hasOwn(variableRuns, setting) ? variableRuns[setting] : keyRuns[setting.toLowerCase()];
+  if (runs === undefined || everywhere.has(runs) || subcommand === null) return true;
+  const known = Object.hasOwn(subcommandRuns, subcommand) ? subcommandRuns[subcommand] : undefined;
+  return known === undefined || known.includes(runs);
+}
+
 /** git's global options that take their value as the next word (git.c, before the subcommand). */
 export const gitGlobalsWithValue: ReadonlySet<string> = new Set([
   '-C',
@@ -87,23 +193,44 @@ function readGlobals(args: Word[]): { configs: Word[]; subcommand: Word | undefi
   return { configs, subcommand, rest: args.slice(i + 1) };
 }
 
+/** The command line one config key hands `git <subcommand>` to run: its text, why it is not known, or none (null). */
+export type ConfigCommand = { text: string } | { unknown: string } | null;
+
+/**
+ * What git runs for `key=value` (`-c`, or GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n): the value of a
+ * command-valued key the subcommand can run, the `!` command of `alias.<subcommand>` or of
+ * `credential.helper`; value null is one only known at run time. `core.hooksPath` runs hooks from
+ * a folder of the caller's choosing: never known.
+ */
+export function configCommandOf(key: string, value: string | null, subcommand: string | null): ConfigCommand {
+  const lower = key.toLowerCase();
+  if (lower === 'core.hookspath') return { unknown: "runs hooks from a folder of the caller's choosing" };
+  const alias = lower.startsWith('alias.') && lower.slice(6) === subcommand?.toLowerCase();
+  if (!alias && (!Object.hasOwn(keyRuns, lower) || !gitMayRun(subcommand, lower))) return null;
+  if (value === null) return { unknown: 'is only known at run time' };
+  if (alias || lower === 'credential.helper') return value.startsWith('!') ? { text: value.slice(1) } : null;
+  if (lower === 'core.fsmonitor' && /^(true|false|yes|no|on|off|1|0)?$/i.test(value)) return null;
+  return { text: value };
+}
+
 /** One `-c key=value`: its command when the key runs one; `--config-env` (value null) of such a key is unknown. */
 function configCommand(config: Word, subcommand: string | null): Placed[] {
-  const unknown = (why: string): Placed[] => [
-    { form: 'word', start: config.start, end: config.end, text: null, message: `${config.text} ${why}` },
-  ];
   const text = config.value ?? config.text.replace(/^--config-env=/, '');
   const equals = text.indexOf('=');
-  const key = (equals < 0 ? text : text.slice(0, equals)).toLowerCase();
-  const value = equals < 0 ? null : text.slice(equals + 1);
-  if (key === 'core.hookspath') return unknown("runs hooks from a folder of the caller's choosing");
-  const alias = key.startsWith('alias.') && key.slice(6) === subcommand?.toLowerCase();
-  const helper = key === 'credential.helper';
-  if (!commandKeys.has(key) && !alias && !helper) return [];
-  if (config.value === null || config.dynamic || value === null) return unknown('is only known at run time');
-  if (alias || helper) return value.startsWith('!') ? [placedIn(config, value.slice(1))] : [];
-  if (key === 'core.fsmonitor' && /^(true|false|yes|no|on|off|1|0)?$/i.test(value)) return [];
-  return [placedIn(config, value)];
+  const key = equals < 0 ? text : text.slice(0, equals);
+  const known = config.value !== null && !config.dynamic && equals >= 0;
+  const command = configCommandOf(key, known ? text.slice(equals + 1) : null, subcommand);
+  if (command === null) return [];
+  if ('text' in command) return [placedIn(config, command.text)];
+  return [
+    {
+      form: 'word',
+      start: config.start,
+      end: config.end,
+      text: null,
+      message: `${config.text} ${command.unknown}`,
+    },
+  ];
 }
 
 const filters = /^--(env|tree|index|parent|msg|commit|tag-name)-filter$/;

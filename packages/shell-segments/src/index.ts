@@ -69,4 +69,10 @@ export type {
   Word,
 } from './types.ts';
 /** git's global options that take their value as the next word: the runner table reads git's own command lines with it. */
-export { gitCommandVariables, gitGlobalsWithValue } from './git-commands.ts';
+export {
+  type ConfigCommand,
+  configCommandOf,
+  gitCommandVariables,
+  gitGlobalsWithValue,
+  gitMayRun,
+} from './git-commands.ts';

@@ -53,7 +53,10 @@ export function findNestedTexts(segment: Segment, line: CommandLine): NestedText
     return gitCommandTexts(args, segment.assigns).map((placed) => ({ kind: 'tool-command', ...placed }));
   const tool = Object.hasOwn(toolReaders, name) ? toolReaders[name] : undefined;
   if (tool !== undefined)
-    return tool(args, () => inputOf(segment, line)).map((placed) => ({ kind: 'tool-command', ...placed }));
+    return tool(args, {
+      input: () => inputOf(segment, line),
+      shown: () => shownInputOf(segment, line),
+    }).map((placed) => ({ kind: 'tool-command', ...placed }));
   if (!shells.has(name)) return [];
   const call = readShellArgs(args);
   switch (call.kind) {
@@ -288,6 +291,13 @@ function inputOf(segment: Segment, line: CommandLine): Placed | 'file' | null {
   if (frameDepth(segment) > 0 || line.runner !== null)
     return dynamicAt(segment, 'its input comes from outside the segment');
   return null;
+}
+
+/** The segment's input where the segment itself shows it (a redirection, a pipe into it); null where it comes from around it. */
+function shownInputOf(segment: Segment, line: CommandLine): Placed | 'file' | null {
+  const leaf = leafOf(line, segment);
+  const piped = leaf?.parent.kind === 'pipeline' && leaf.parent.stages.indexOf(leaf) > 0;
+  return piped || segment.redirects.some(isInputRedirect) ? inputOf(segment, line) : null;
 }
 
 /** The segment's last redirection of its standard input, read. */

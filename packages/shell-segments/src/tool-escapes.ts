@@ -8,13 +8,25 @@ import type { Word } from './types.ts';
  * known at run time), `npm exec -c '…'` / `npx -c '…'`, and `watch … command`. A table of
  * readers by program name; `input` is the segment's input as runners.ts reads it.
  */
-export type ToolReader = (args: Word[], input: () => Placed | 'file' | null) => Placed[];
+export type ToolReader = (args: Word[], input: ToolInput) => Placed[];
+
+/**
+ * A tool's standard input as runners.ts reads it: `input` is what it reads wherever it comes from
+ * (unknown when from around the segment); `shown` only what the segment itself redirects or has
+ * piped in (null otherwise: a terminal, or what the line does not show).
+ */
+export interface ToolInput {
+  input: () => Placed | 'file' | null;
+  shown: () => Placed | 'file' | null;
+}
 
 const vims = ['vim', 'vi', 'nvim', 'ex', 'view', 'vimdiff', 'gvim', 'rvim'];
 
 export const toolReaders: Readonly<Record<string, ToolReader>> = {
   ...Object.fromEntries(vims.map((name) => [name, vimCommands])),
-  ex: (args, input) => [...vimCommands(args), ...exScript(input)],
+  // Out of Ex mode nvim reads an input that is not a terminal as the text it edits, not as keys.
+  nvim: (args, input) => vimCommands(args, input, true),
+  ex: (args, { input }) => [...vimCommands(args), ...exScript(input)],
   ed: edCommands,
   red: edCommands,
   sed: sedCommands,
@@ -40,11 +52,14 @@ function exShellCommand(command: string): string | null | undefined {
 
 /**
  * vim's `-c`, `+` and `--cmd` commands; in Ex mode (`-e`, `-E`, `-es`: vim reads its commands from
- * its input) each line of a literal script it reads too.
+ * its input) each line of a literal script it reads too, and otherwise the keystrokes it reads
+ * from an input that is not a terminal (`echo ':!cmd' | vim f`), unless `-` makes that input the
+ * text it edits.
  */
-function vimCommands(args: Word[], input?: () => Placed | 'file' | null): Placed[] {
+function vimCommands(args: Word[], input?: ToolInput, textInput = false): Placed[] {
   const texts: Placed[] = [];
   let exMode = false;
+  let stdinText = textInput;
   for (let i = 0; i < args.length; i += 1) {
     const word = args[i] as Word;
     let command: Word | undefined;
@@ -56,12 +71,16 @@ function vimCommands(args: Word[], input?: () => Placed | 'file' | null): Placed
       command = word;
       prefix = 1;
     } else if (word.value === '--') break;
+    else if (word.value === '-') stdinText = true;
     else if (word.value !== null && /^-[A-Za-z]*[eE]/.test(word.value) && !word.value.startsWith('--'))
       exMode = true;
     if (command === undefined) continue;
     texts.push(...shellOf(command, prefix, exShellCommand));
   }
-  return exMode && input !== undefined ? [...texts, ...exScript(input)] : texts;
+  if (input === undefined) return texts;
+  if (exMode) return [...texts, ...exScript(input.input)];
+  // Keys from around the segment are a terminal's, or what the line does not show: not read.
+  return stdinText ? texts : [...texts, ...vimKeystrokes(input.shown)];
 }
 
 /** An Ex script read from the input: each line an ex command; a script only known at run time is unknown, a file out of reach. */
@@ -69,17 +88,38 @@ function exScript(input: () => Placed | 'file' | null): Placed[] {
   const script = input();
   if (script === null || script === 'file') return [];
   if (script.text === null) return [script];
+  return script.text.split('\n').flatMap((line) => exLine(script, line));
+}
+
+/** One ex command line of a literal input: the command it hands a shell, or why that is not read. */
+function exLine(input: Placed, line: string): Placed[] {
+  const found = exShellCommand(line);
+  if (found === undefined) return [];
+  if (found === null) return [unreadLine(input, `${line.trim()} runs a shell on text the gate cannot read`)];
+  return [{ ...input, form: 'as-written', text: found }];
+}
+
+function unreadLine(input: Placed, message: string): Placed {
+  return { ...input, form: 'word', text: null, message };
+}
+
+/**
+ * The keystrokes vim runs from an input that is not a terminal: a `:` line typed in Normal mode is
+ * an ex command. Any other keys may leave Normal mode (`i` inserts what follows as text), so a
+ * later `:` line, and a `!`, `:` or `Q` among other keys (a filter, an Ex mode), is not read.
+ */
+function vimKeystrokes(input: () => Placed | 'file' | null): Placed[] {
+  const keys = input();
+  if (keys === null || keys === 'file') return [];
+  if (keys.text === null) return [keys];
   const texts: Placed[] = [];
-  for (const line of script.text.split('\n')) {
-    const found = exShellCommand(line);
-    if (found === null)
-      texts.push({
-        ...script,
-        form: 'word',
-        text: null,
-        message: `${line.trim()} runs a shell on text the gate cannot read`,
-      });
-    else if (found !== undefined) texts.push({ ...script, form: 'as-written', text: found });
+  let normal = true;
+  for (const line of keys.text.split('\n')) {
+    const colon = /^\s*:/.test(line);
+    if (colon && normal) texts.push(...exLine(keys, line));
+    else if (colon ? exShellCommand(line) !== undefined : /[!:Q]/.test(line))
+      texts.push(unreadLine(keys, `the keys ${line.trim()} may run a shell on text the gate cannot read`));
+    if (!colon && line.trim() !== '') normal = false;
   }
   return texts;
 }
@@ -123,7 +163,7 @@ export function placedIn(word: Word, text: string): Placed {
 }
 
 /** ed reads its commands from its input: each `!cmd` line runs cmd. A file or unknown input: out of reach. */
-function edCommands(_args: Word[], input: () => Placed | 'file' | null): Placed[] {
+function edCommands(_args: Word[], { input }: ToolInput): Placed[] {
   const script = input();
   if (script === null || script === 'file') return [];
   if (script.text === null) return [script];

@@ -171,7 +171,23 @@ const trees: [string, LineShape][] = [
   ["ex -s f <<< 'sil !git push'", top("ex -s f <<< 'sil !git push'", child('tool-command@0', 'git push'))],
   ["vim -es f <<< 'r !git push'", top("vim -es f <<< 'r !git push'", unread('tool-command@0', 'dynamic'))],
   ['ex -s f <<< "!$cmd"', top('ex -s f <<< "!$cmd"', unread('tool-command@0', 'dynamic'))],
-  ["vim f <<< '!git push'", top("vim f <<< '!git push'")], // not Ex mode: no script read here
+  // out of Ex mode vim runs the keys piped or redirected into it: a `:` line in Normal mode is an
+  // ex command; other keys may leave Normal mode or filter through a shell (`!`): not read
+  ["vim f <<< ':!git push'", top("vim f <<< ':!git push'", child('tool-command@0', 'git push'))],
+  [
+    "echo ':sil !git push' | view f",
+    top("echo ':sil !git push' | view f", child('tool-command@1', 'git push')),
+  ],
+  ["vim f <<< ':wq'", top("vim f <<< ':wq'")],
+  ["vim f <<< '!git push'", top("vim f <<< '!git push'", unread('tool-command@0', 'dynamic'))],
+  [
+    "vim f <<< 'ix'$'\\n'':!git push'",
+    top("vim f <<< 'ix'$'\\n'':!git push'", unread('tool-command@0', 'dynamic')),
+  ],
+  ["vim - <<< ':!git push'", top("vim - <<< ':!git push'")], // `-`: the input is the text it edits
+  ["nvim f <<< ':!git push'", top("nvim f <<< ':!git push'")], // so is nvim's
+  ['cat keys | vim f', top('cat keys | vim f', unread('tool-command@1', 'dynamic'))],
+  ["bash -c 'vim f'", top("bash -c 'vim f'", child('shell-string@0', 'vim f'))], // keys from around it: not read
   ["vim -es f <<< '%s/a/b/'", top("vim -es f <<< '%s/a/b/'")],
   ["sed -n '1e git push' f", top("sed -n '1e git push' f", child('tool-command@0', 'git push'))],
   [
