@@ -10,6 +10,15 @@ export const readsEnvironment: readonly string[] = [
   'CDPATH', // effective-directory.ts
   'GIT_DIR', // shell-state.ts (gitVariables): where git looks
   'GIT_WORK_TREE',
+  // shell-flow.ts (exportedBefore): a command variable the CLI exports stays exported when the line
+  // assigns it, so `EDITOR='git push'; git commit` runs it (shell-segments' gitCommandVariables)
+  'GIT_EDITOR',
+  'EDITOR',
+  'VISUAL',
+  'GIT_SEQUENCE_EDITOR',
+  'GIT_PAGER',
+  'GIT_EXTERNAL_DIFF',
+  'GIT_SSH_COMMAND',
   'XDG_CONFIG_HOME', // git-aliases.ts: the config files git reads aliases from
   'GIT_CONFIG_GLOBAL',
   'GIT_CONFIG_SYSTEM',
