@@ -1,6 +1,7 @@
 import { InstalledGuards, judgePluginPlace } from './installed-guards.ts';
 import { JudgeModules } from './judge-modules.ts';
 import { serveJudge } from './judge-server.ts';
+import { serviceTimes } from './service-times.ts';
 import { sessionRecorder, sessionStatusFile } from './session-status.ts';
 
 /**
@@ -11,7 +12,12 @@ import { sessionRecorder, sessionStatusFile } from './session-status.ts';
  * for it is then an error answer, which a fail-open handler lets through and a strict one blocks.
  */
 export async function runJudgeProcess(judgeModules: readonly string[]): Promise<void> {
-  await serveJudge({ input: process.stdin, output: process.stdout, modules: new JudgeModules(judgeModules) });
+  await serveJudge({
+    input: process.stdin,
+    output: process.stdout,
+    modules: new JudgeModules(judgeModules),
+    onAnswered: serviceTimes(process.env),
+  });
   process.exit(0);
 }
 
@@ -40,6 +46,7 @@ export async function runPluginJudge(): Promise<void> {
     locate: (plugin, guard) => guards.moduleOf(plugin, guard),
     onConnected: recorder,
     onProblem: (problem) => recorder().problem(problem),
+    onAnswered: serviceTimes(process.env),
   });
   process.exit(0);
 }
