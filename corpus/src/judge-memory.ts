@@ -16,12 +16,14 @@ import {
 } from '@kit/test-kit';
 
 // One judge process serving all three guards of a session, as the kit-judge plugin runs it, and
-// its resident memory over many calls: shared by the corpus memory test and the bench's memory
-// class (corpus/bench/). Linux only (RSS from /proc).
+// its resident memory over many calls: shared by the corpus's judge tests and the bench's memory
+// class (corpus/bench/). RSS is Linux only (/proc).
 
 const require = createRequire(import.meta.url);
 export const judgedGuards = ['exit-status-guard', 'git-write-gate', 'roseline-gate'] as const;
-const distOf = (guard: string, file: string): string =>
+export type JudgedGuard = (typeof judgedGuards)[number];
+/** A guard's built file (`judge.cjs`, `mcp.cjs`, `hook.cjs`), as the workspace links it. */
+export const distOf = (guard: JudgedGuard, file: string): string =>
   join(require.resolve(`@kit/${guard}/package.json`), '..', 'dist', file);
 
 /** The issue's budget for a session's kit processes, and the slack "flat" allows for GC timing. */
