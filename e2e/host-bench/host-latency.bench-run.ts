@@ -307,6 +307,9 @@ test.skipIf(noClaude !== undefined)(
       // Which condition goes first turns each round too.
       for (const condition of round % 2 === 0 ? conditions : [...conditions].reverse())
         await measureCondition(measured.get(condition) as Measured, condition, round);
+      process.stderr.write(
+        `host bench: round ${round + 1}/${rounds} in ${Math.round((Date.now() - started) / 1000)} s\n`,
+      );
     }
     const reports = conditions.map((c) => conditionReport(c, measured.get(c) as Measured));
     const result = {
