@@ -29,8 +29,8 @@ afterAll(() => {
 // kit's path has two handlers, one per guard) are the host's part of the kit's path.
 // Two conditions each round, in turn: quiet (what else runs on the machine, as it is) and loaded
 // (the spec's "loaded 2-core machine": background-load.ts, started and ended by the bench).
-// KIT_HOST_BENCH_ROUNDS (default 6) and KIT_HOST_BENCH_CALLS (timed calls per session, default 8).
-const rounds = Number(process.env.KIT_HOST_BENCH_ROUNDS ?? 6);
+// KIT_HOST_BENCH_ROUNDS (default 4) and KIT_HOST_BENCH_CALLS (timed calls per session, default 8).
+const rounds = Number(process.env.KIT_HOST_BENCH_ROUNDS ?? 4);
 const timedCalls = Number(process.env.KIT_HOST_BENCH_CALLS ?? 8);
 const out = resolve(
   join(repoRoot, 'bench'),
