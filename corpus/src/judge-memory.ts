@@ -107,7 +107,7 @@ export interface MemoryRun {
   peakMb: number;
   calls: number;
   withinBudget: boolean;
-  /** The second half of the samples (and the end) holds no more than the first half's peak plus the slack. */
+  /** The second half of the samples (and the end) holds no more than the first half's peak (or the warm figure) plus the slack. */
   flat: boolean;
 }
 
@@ -134,6 +134,6 @@ export async function measureJudgeMemory(
   const endMb = rssMb(pid);
   const peakMb = Math.max(warmMb, ...samples, endMb);
   const half = Math.floor(samples.length / 2);
-  const flat = Math.max(...samples.slice(half), endMb) <= Math.max(...samples.slice(0, half)) + flatSlackMb;
+  const flat = Math.max(...samples.slice(half), endMb) <= Math.max(warmMb, ...samples.slice(0, half)) + flatSlackMb;
   return { startedMb, warmMb, samples, endMb, peakMb, calls, withinBudget: peakMb <= memoryBudgetMb, flat };
 }
