@@ -134,6 +134,7 @@ export async function measureJudgeMemory(
   const endMb = rssMb(pid);
   const peakMb = Math.max(warmMb, ...samples, endMb);
   const half = Math.floor(samples.length / 2);
-  const flat = Math.max(...samples.slice(half), endMb) <= Math.max(warmMb, ...samples.slice(0, half)) + flatSlackMb;
+  const flat =
+    Math.max(...samples.slice(half), endMb) <= Math.max(warmMb, ...samples.slice(0, half)) + flatSlackMb;
   return { startedMb, warmMb, samples, endMb, peakMb, calls, withinBudget: peakMb <= memoryBudgetMb, flat };
 }
