@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { bashPayload, claudeCode, type HookInput, judgeInput, readPayload } from '@kit/gate-approval';
 import * as gitWriteGate from '@kit/git-write-gate';
@@ -20,6 +19,7 @@ import { realWorld } from '../../packages/git-write-gate/test/fake-context.ts';
 import { escapeQuietMs } from '../../packages/roseline-gate/src/escape.ts';
 import { cases as roselineRows } from '../../packages/roseline-gate/test/cases.ts';
 import { readCommands } from '../src/commands.ts';
+import { distOf, type JudgedGuard, judgedGuards } from '../src/judge-memory.ts';
 
 // The MCP judge answers every call with exactly what the guard's command hook prints for it. Each
 // session below is one judge process (spawned, spoken to over stdio as Claude Code speaks to it,
@@ -29,11 +29,8 @@ import { readCommands } from '../src/commands.ts';
 // The judge gets each call through the handler's shipped `input` template, filled as the host fills
 // it; the hook gets the host's whole payload. A refusal (exit 2, the reason on stderr) is the
 // judge's deny carrying the reason (an isError answer's text never reaches the model).
-const require = createRequire(import.meta.url);
-const guards = ['exit-status-guard', 'git-write-gate', 'roseline-gate'] as const;
-type Guard = (typeof guards)[number];
-const distOf = (guard: Guard, file: string): string =>
-  join(require.resolve(`@kit/${guard}/package.json`), '..', 'dist', file);
+const guards = judgedGuards;
+type Guard = JudgedGuard;
 const judgeModules = guards.map((guard) => distOf(guard, 'judge.cjs'));
 const server = distOf('exit-status-guard', 'mcp.cjs');
 const silentSample = 20;

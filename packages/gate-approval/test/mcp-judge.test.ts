@@ -1,9 +1,12 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from '@kit/test-kit';
 import { describe, expect, test } from 'vitest';
 import { JudgeModules } from '../src/mcp/judge-modules.ts';
 import { type JudgeServerOptions, serveJudge } from '../src/mcp/judge-server.ts';
 import { judgeInput, payloadFromArguments } from '../src/mcp/payload-template.ts';
+import { serviceTimes, serviceTimesVariable } from '../src/mcp/service-times.ts';
 
 const fixture = (name: string) => fileURLToPath(new URL(`fixtures/judges/${name}`, import.meta.url));
 
@@ -11,7 +14,7 @@ const fixture = (name: string) => fileURLToPath(new URL(`fixtures/judges/${name}
 async function exchange(
   modules: string[] | JudgeModules,
   messages: object[],
-  options: Pick<JudgeServerOptions, 'env' | 'locate' | 'onConnected' | 'onProblem'> = {},
+  options: Pick<JudgeServerOptions, 'env' | 'locate' | 'onConnected' | 'onProblem' | 'onAnswered'> = {},
 ): Promise<Map<unknown, Record<string, unknown>>> {
   const input = new PassThrough();
   const output = new PassThrough();
@@ -238,6 +241,35 @@ describe('what the judge tells its session record', () => {
     );
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^other-guard could not be loaded/);
+  });
+});
+
+// The host bench's record of the judge's own work: one line per tools/call when the bench asks for
+// it, nothing otherwise, and the same answers either way.
+describe('KIT_JUDGE_SERVICE_TIMES', () => {
+  const messages = [
+    { id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25' } },
+    { id: 9, method: 'tools/list' },
+    call(1, 'deny'),
+    call(2, 'ls'),
+    call(3, 'refuse'),
+  ];
+  const served = async (env: Record<string, string>) =>
+    JSON.stringify(
+      [...(await exchange([fixture('stub-judge.cjs')], messages, { onAnswered: serviceTimes(env) }))].sort(),
+    );
+  test.for([
+    ['set: one line per tools/call, none for initialize or tools/list', true, 3],
+    ['unset: nothing recorded', false, 0],
+  ] as const)('%s', async ([_name, set, lines]) => {
+    const file = `${tempDir('kit-service-times')}/times.jsonl`;
+    const answers = await served(set ? { [serviceTimesVariable]: file } : {});
+    const recorded = existsSync(file) ? readFileSync(file, 'utf8').trimEnd().split('\n') : [];
+    expect(recorded).toHaveLength(lines);
+    for (const line of recorded) expect(JSON.parse(line)).toEqual({ ms: expect.any(Number) });
+    // The positive control: the record never changes an answer.
+    expect(answers).toBe(await served({}));
+    expect(answers).toContain('{\\"deny\\":true}');
   });
 });
 

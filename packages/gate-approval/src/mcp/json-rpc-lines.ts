@@ -24,6 +24,9 @@ export const rpcErrors = {
   methodNotFound: -32601,
 } as const;
 
+/** Told after each answer is written: the request's method and its service time in ms (its line read to its answer written). */
+export type OnAnswered = (method: string | undefined, ms: number) => void;
+
 /**
  * Reads newline-delimited JSON-RPC from `input` and writes each request's answer as one line on
  * `output`, in the order the answers are ready. A notification (no `id`) is handed to the handler
@@ -33,13 +36,19 @@ export function serveLines(
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
   handle: (message: RpcMessage) => Promise<RpcAnswer | null>,
+  onAnswered?: OnAnswered,
 ): Promise<void> {
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   const pending = new Set<Promise<void>>();
   lines.on('line', (line) => {
     if (line.trim() === '') return;
+    const arrived = process.hrtime.bigint();
     const answered = answer(line, handle).then((reply) => {
-      if (reply !== null) output.write(`${JSON.stringify(reply)}\n`);
+      if (reply === null) return;
+      output.write(`${JSON.stringify(reply)}\n`);
+      if (onAnswered === undefined) return;
+      const ms = Number(process.hrtime.bigint() - arrived) / 1e6;
+      onAnswered(methodOf(line), ms);
     });
     pending.add(answered);
     void answered.finally(() => pending.delete(answered));
@@ -74,6 +83,16 @@ async function answer(
     answered = { error: { code: -32603, message: error instanceof Error ? error.message : String(error) } };
   }
   return isRequest && answered !== null ? reply(id, answered) : null;
+}
+
+/** The method a request line names, read again only when someone asks for service times. */
+function methodOf(line: string): string | undefined {
+  try {
+    const method: unknown = (JSON.parse(line) as { method?: unknown }).method;
+    return typeof method === 'string' ? method : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function reply(id: string | number | null, answered: RpcAnswer): JsonObject {

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { InstalledGuards, judgePluginPlace } from './installed-guards.ts';
 import { JudgeModules } from './judge-modules.ts';
 import { serveJudge } from './judge-server.ts';
+import { serviceTimes } from './service-times.ts';
 import { judgeServerDataFolder, sessionRecording, sessionStatusFile } from './session-status.ts';
 
 /**
@@ -22,6 +23,7 @@ export async function runJudgeProcess(judgeModules: readonly string[]): Promise<
     modules: new JudgeModules(judgeModules, recording.onLoaded),
     onConnected: recording.onConnected,
     onProblem: recording.onProblem,
+    onAnswered: serviceTimes(process.env),
   });
   process.exit(0);
 }
@@ -46,6 +48,7 @@ export async function runPluginJudge(): Promise<void> {
     locate: (plugin, guard) => guards.moduleOf(plugin, guard),
     onConnected: recording.onConnected,
     onProblem: recording.onProblem,
+    onAnswered: serviceTimes(process.env),
   });
   process.exit(0);
 }

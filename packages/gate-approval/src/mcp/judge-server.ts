@@ -3,7 +3,7 @@ import { isJsonObject } from '@kit/fail-open';
 import { encodeVerdict } from '../hosts/claude-code.ts';
 import { monitorFlag } from '../monitor.ts';
 import { strictFlag } from '../strict-arg.ts';
-import { type RpcAnswer, type RpcMessage, rpcErrors, serveLines } from './json-rpc-lines.ts';
+import { type OnAnswered, type RpcAnswer, type RpcMessage, rpcErrors, serveLines } from './json-rpc-lines.ts';
 import type { JudgeModules } from './judge-modules.ts';
 import { memoryKeeper } from './memory-keeper.ts';
 import { payloadFromArguments } from './payload-template.ts';
@@ -29,6 +29,8 @@ export interface JudgeServerOptions {
   onProblem?: (text: string) => void;
   /** Told when the client says the connection is up (`notifications/initialized`), once per notice. */
   onConnected?: () => void;
+  /** Told each answer's service time (the bench's record: service-times.ts); never changes an answer. */
+  onAnswered?: OnAnswered | undefined;
 }
 
 /**
@@ -46,13 +48,18 @@ export function serveJudge(options: JudgeServerOptions): Promise<void> {
     options.modules.loadStarted();
   };
   const afterCall = memoryKeeper();
-  return serveLines(options.input, options.output, async (message) => {
-    const answer = await dispatch(message, options, env, loadOnce);
-    if (message.method === 'initialize') setImmediate(loadOnce);
-    if (message.method === 'notifications/initialized') options.onConnected?.();
-    if (message.method === 'tools/call') afterCall();
-    return answer;
-  });
+  return serveLines(
+    options.input,
+    options.output,
+    async (message) => {
+      const answer = await dispatch(message, options, env, loadOnce);
+      if (message.method === 'initialize') setImmediate(loadOnce);
+      if (message.method === 'notifications/initialized') options.onConnected?.();
+      if (message.method === 'tools/call') afterCall();
+      return answer;
+    },
+    options.onAnswered,
+  );
 }
 
 async function dispatch(
