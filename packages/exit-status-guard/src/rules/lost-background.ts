@@ -1,11 +1,11 @@
 import type { Segment } from '@kit/shell-segments';
-import { findStatusCaptures, isCommandSubstitution, liftToTop } from '@kit/shell-segments';
+import { liftToTop } from '@kit/shell-segments';
+import { listCarries } from '../carried-status.ts';
 import { captureEdits, reRaiseEdit } from '../rewrite/capture.ts';
 import { freeName } from '../rewrite/names.ts';
 import { applyEdits, operatorAfter } from '../rewrite/splice.ts';
 import { type DenyingRule, type Finding, noRewrite, type Rewrite } from '../rule.ts';
-import { gatesIn, mainOf, roleOf, type Shell } from '../shell.ts';
-import { isOptionOn } from '../shell-options.ts';
+import { gatesIn, mainOf, type Shell } from '../shell.ts';
 import {
   compoundStatement,
   frameAround,
@@ -38,79 +38,6 @@ function backgroundedStatement(shell: Shell, segment: Segment): Statement | null
     if (owner?.background) return segmentStatement(owner);
   }
   return null;
-}
-
-const statusBuiltins = new Set(['exit', 'return']);
-const testCommands = new Set(['[', '[[', 'test', '((']);
-
-/** What `$?` holds when a statement starts: whether the status before it is the check's. */
-type Relay = () => boolean;
-
-/** Whether an assignment-only statement takes the status of a command substitution in it (`out=$(make check)`). */
-function assignsFromSubstitution(shell: Shell, segment: Segment): boolean {
-  return shell.segments.some((each) =>
-    each.context.some((frame) => isCommandSubstitution(frame.kind) && ownerOf(shell, frame) === segment),
-  );
-}
-
-/**
- * Whether a statement's own status is a check's: a gate; `exit` / `return` (of `$?`: what the
- * statement before held; an explicit `exit 0` is deliberate and carries); a test of `$?` or of a captured `rc=$?`; an assignment
- * from a command substitution. An `echo` / `printf` of `$?` is not: it reports its own 0.
- */
-function carriesStatus(shell: Shell, statement: Statement, relay: Relay): boolean {
-  if (statement.kind === 'segment') {
-    const segment = statement.segment;
-    if (roleOf(shell, segment).gate) return true;
-    if (segment.argv.length === 0)
-      return segment.assigns.length > 0 && assignsFromSubstitution(shell, segment);
-    const name = segment.argv[0]?.value ?? '';
-    if (statusBuiltins.has(name)) {
-      const operand = segment.argv[1];
-      if (
-        operand === undefined ||
-        (operand.params.length > 0 && operand.params.every((param) => param === '?'))
-      )
-        return relay();
-      // An explicit `exit 0` (any literal) is deliberate: the status is the one the line chose.
-      return true;
-    }
-    if (testCommands.has(name)) {
-      if (segment.params.includes('?')) return relay();
-      const captured = capturedNames(shell);
-      return segment.params.some((param) => captured.has(param));
-    }
-    return false;
-  }
-  if (statement.frame.kind !== 'subshell' && statement.frame.kind !== 'group') return false;
-  return listCarries(shell, statementGroups(shell, statement.frame), relay);
-}
-
-const captureNames = new WeakMap<Shell, Set<string>>();
-
-/** The names a shell captures `$?` into (rc=$?). */
-function capturedNames(shell: Shell): Set<string> {
-  let names = captureNames.get(shell);
-  if (names === undefined) {
-    names = new Set(findStatusCaptures(shell.line).map((capture) => capture.name));
-    captureNames.set(shell, names);
-  }
-  return names;
-}
-
-/** Whether the last and-or list of a list carries a check's status: `&&` keeps it, `||` and `|` give the right side's. */
-function listCarries(shell: Shell, groups: Statement[][], before: Relay = () => false): boolean {
-  const carries = (k: number): boolean => {
-    const group = groups[k] as Statement[];
-    const last = group[group.length - 1] as Statement;
-    const pipefail =
-      last.kind === 'segment' && group.length > 1 && isOptionOn(shell.segments, last.segment, 'pipefail');
-    const relay: Relay = () => (k > 0 ? carries(k - 1) : before());
-    if ((pipefail ? group : [last]).some((statement) => carriesStatus(shell, statement, relay))) return true;
-    const previous = groups[k - 1];
-    return previous !== undefined && previous[previous.length - 1]?.then === '&&' && carries(k - 1);
-  };
-  return groups.length > 0 && carries(groups.length - 1);
 }
 
 function findAmpersand(top: Shell): LostBackgroundFinding | null {
