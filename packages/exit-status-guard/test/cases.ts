@@ -729,6 +729,7 @@ export const cases: Case[] = [
       "vim -es f <<'EOF'\n!make check | tail\nEOF",
       'watch -n 5 "npm test | tail"',
       'npm exec -c \'npm test > log 2>&1; echo "EXIT=$?"\'',
+      "ssh -o ProxyCommand='make check | tail' host",
     ],
   },
   {

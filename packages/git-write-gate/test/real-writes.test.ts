@@ -323,6 +323,33 @@ describe.skipIf(!hasBash)(
   },
 );
 
+// ssh's options that run nothing here, run for real where ssh is installed: no write.
+const sshTwins = [
+  "ssh -o ProxyCommand=none -o ProxyCommand='git commit -qam x' -o BatchMode=yes -p 1 127.0.0.1 true",
+  "ssh -o ProxyCommand='git status --short' -o BatchMode=yes -o ConnectTimeout=1 nohost true",
+  'ssh -J nohost -o BatchMode=yes -o ConnectTimeout=1 nohost true',
+  "ssh -o LocalCommand='git commit -qam x' -o 'ProxyCommand git status' -o BatchMode=yes nohost true",
+].map((command) => `${command} </dev/null`);
+
+const hasSsh = spawnSync('sh', ['-c', 'command -v ssh']).status === 0;
+
+describe.skipIf(!hasBash || !hasSsh)('each ssh twin passes, and run for real it writes nothing', () => {
+  test.for(sshTwins)('%s', slow, (command) => {
+    const scratch = makeScratch();
+    const verdict = evaluate(
+      bashCall(command, scratch.repo),
+      realContext({ env: { HOME: scratch.repo }, raw: '' }),
+    );
+    expect(verdict.kind).toBe('none');
+    spawnSync('bash', ['-c', command], {
+      cwd: scratch.repo,
+      timeout: 60_000,
+      env: { ...process.env, ...identityOf(scratch), HOME: scratch.repo },
+    });
+    expect(effectsOf(scratch)).toEqual([]);
+  });
+});
+
 // Launchers read with their own option grammar (shell-segments' launchers.ts): each is denied,
 // and where the tool is on this machine it is also run for real.
 const launched: { command: string; makes: Effect }[] = [
@@ -340,6 +367,17 @@ const launched: { command: string; makes: Effect }[] = [
 // Step 8: launchers outside the old list, names bound to git on the line, and the shell escapes of
 // editors and stream tools. `check` says whether this machine can run the row (root, namespaces).
 const escapes: { command: string; makes: Effect; check?: string }[] = [
+  // ssh runs ProxyCommand here before it connects, so it writes even when the host does not resolve
+  // (LocalCommand runs only after a login, which no server here can give: denied in cases.ts only).
+  ...[
+    "ssh -o ProxyCommand='git commit -qam x' -o BatchMode=yes -o ConnectTimeout=1 nohost true",
+    "ssh -oProxyCommand='git commit -qam x' -o BatchMode=yes -o ConnectTimeout=1 nohost true",
+    "ssh -o 'ProxyCommand git commit -qam x' -o BatchMode=yes -N nohost",
+  ].map((command) => ({
+    command: `${command} </dev/null`,
+    makes: 'new commit' as const,
+    check: 'command -v ssh',
+  })),
   { command: 'runuser -u root -- git commit -qam x', makes: 'new commit', check: 'runuser -u root -- true' },
   { command: "su -c 'git commit -qam x' root", makes: 'new commit', check: 'su -c true root' },
   { command: 'chroot --skip-chdir / git commit -qam x', makes: 'new commit', check: 'chroot / true' },
