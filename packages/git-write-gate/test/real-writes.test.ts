@@ -350,6 +350,51 @@ describe.skipIf(!hasBash || !hasSsh)('each ssh twin passes, and run for real it 
   });
 });
 
+// LocalCommand runs after a login: a server on ssh's own pipe (`sshd -i` as the ProxyCommand, a key
+// made here) lets it in, where sshd is installed with its privilege separation folder.
+const sshd = '/usr/sbin/sshd';
+const canLogIn = hasBash && hasSsh && existsSync(sshd) && existsSync('/run/sshd');
+
+/** ssh options that log in to a server of this scratch folder, with no config of the user's. */
+function loginOptions(root: string): string {
+  writeFileSync(
+    join(root, 'sshd_config'),
+    [`HostKey ${root}/hostkey`, `AuthorizedKeysFile ${root}/userkey.pub`, 'StrictModes no', 'UsePAM no'].join(
+      '\n',
+    ),
+  );
+  for (const key of ['hostkey', 'userkey'])
+    spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(root, key)]);
+  const server = `${sshd} -i -f ${root}/sshd_config`;
+  return `-F /dev/null -i ${root}/userkey -o BatchMode=yes -o UserKnownHostsFile=/dev/null -o StrictHostKeyChecking=no -o 'ProxyCommand ${server}'`;
+}
+
+describe.skipIf(!canLogIn)(
+  'a permitted LocalCommand runs after the login: denied, and run for real it writes',
+  () => {
+    test.for([
+      { local: "-o PermitLocalCommand=yes -o LocalCommand='git commit -qam x'", writes: true },
+      { local: "-o LocalCommand='git commit -qam x'", writes: false },
+    ])('$local', slow, ({ local, writes }) => {
+      const scratch = makeScratch();
+      const command = `ssh ${loginOptions(join(scratch.repo, '..'))} ${local} localhost true </dev/null`;
+      const verdict = evaluate(
+        bashCall(command, scratch.repo),
+        realContext({ env: { HOME: scratch.repo }, raw: '' }),
+      );
+      expect(verdict.kind).toBe(writes ? 'deny' : 'none');
+      const run = spawnSync('bash', ['-c', command], {
+        cwd: scratch.repo,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, ...identityOf(scratch), HOME: scratch.repo },
+      });
+      expect(run.status, run.stderr).toBe(0); // the login happened
+      expect(effectsOf(scratch)).toEqual(writes ? ['new commit'] : []);
+    });
+  },
+);
+
 // Launchers read with their own option grammar (shell-segments' launchers.ts): each is denied,
 // and where the tool is on this machine it is also run for real.
 const launched: { command: string; makes: Effect }[] = [
@@ -367,8 +412,7 @@ const launched: { command: string; makes: Effect }[] = [
 // Step 8: launchers outside the old list, names bound to git on the line, and the shell escapes of
 // editors and stream tools. `check` says whether this machine can run the row (root, namespaces).
 const escapes: { command: string; makes: Effect; check?: string }[] = [
-  // ssh runs ProxyCommand here before it connects, so it writes even when the host does not resolve
-  // (LocalCommand runs only after a login, which no server here can give: denied in cases.ts only).
+  // ssh runs ProxyCommand here before it connects, so it writes even when the host does not resolve.
   ...[
     "ssh -o ProxyCommand='git commit -qam x' -o BatchMode=yes -o ConnectTimeout=1 nohost true",
     "ssh -oProxyCommand='git commit -qam x' -o BatchMode=yes -o ConnectTimeout=1 nohost true",
