@@ -110,6 +110,21 @@ function effectsOf(scratch: Scratch): Effect[] {
   return effects;
 }
 
+/** The gate's verdict on a command run from `cwd`, with the scratch repository as HOME. */
+function verdictIn(scratch: Scratch, command: string, cwd: string) {
+  return evaluate(bashCall(command, cwd), realContext({ env: { HOME: scratch.repo }, raw: '' })).kind;
+}
+
+/** Runs a command in bash from `cwd` with the scratch identity and HOME (and `env` on top). */
+function runIn(scratch: Scratch, command: string, cwd: string, env: Record<string, string> = {}) {
+  return spawnSync('bash', ['-c', command], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, ...identityOf(scratch), HOME: scratch.repo, ...env },
+  });
+}
+
 /** A laundering, where it runs (the repository, or the folder beside it), and the write it makes. */
 const launderings: { command: string; from?: 'outside'; makes: Effect }[] = [
   { command: '\\git commit -qam x', makes: 'new commit' },
@@ -304,20 +319,8 @@ describe.skipIf(!hasBash)(
           cwd: scratch.outside,
           env: { ...process.env, ...identityOf(scratch), HOME: scratch.repo },
         });
-      const verdict = evaluate(
-        bashCall(command, scratch.outside),
-        realContext({ env: { HOME: scratch.repo }, raw: '' }),
-      );
-      expect(verdict.kind).toBe('none');
-      spawnSync('bash', ['-c', command], {
-        cwd: scratch.outside,
-        env: {
-          ...process.env,
-          ...identityOf(scratch),
-          HOME: scratch.repo,
-          GIT_CEILING_DIRECTORIES: join(scratch.repo, '..'),
-        },
-      });
+      expect(verdictIn(scratch, command, scratch.outside)).toBe('none');
+      runIn(scratch, command, scratch.outside, { GIT_CEILING_DIRECTORIES: join(scratch.repo, '..') });
       expect(effectsOf(scratch)).toEqual([]);
     });
   },
@@ -336,16 +339,8 @@ const hasSsh = spawnSync('sh', ['-c', 'command -v ssh']).status === 0;
 describe.skipIf(!hasBash || !hasSsh)('each ssh twin passes, and run for real it writes nothing', () => {
   test.for(sshTwins)('%s', slow, (command) => {
     const scratch = makeScratch();
-    const verdict = evaluate(
-      bashCall(command, scratch.repo),
-      realContext({ env: { HOME: scratch.repo }, raw: '' }),
-    );
-    expect(verdict.kind).toBe('none');
-    spawnSync('bash', ['-c', command], {
-      cwd: scratch.repo,
-      timeout: 60_000,
-      env: { ...process.env, ...identityOf(scratch), HOME: scratch.repo },
-    });
+    expect(verdictIn(scratch, command, scratch.repo)).toBe('none');
+    runIn(scratch, command, scratch.repo);
     expect(effectsOf(scratch)).toEqual([]);
   });
 });
@@ -378,17 +373,8 @@ describe.skipIf(!canLogIn)(
     ])('$local', slow, ({ local, writes }) => {
       const scratch = makeScratch();
       const command = `ssh ${loginOptions(join(scratch.repo, '..'))} ${local} localhost true </dev/null`;
-      const verdict = evaluate(
-        bashCall(command, scratch.repo),
-        realContext({ env: { HOME: scratch.repo }, raw: '' }),
-      );
-      expect(verdict.kind).toBe(writes ? 'deny' : 'none');
-      const run = spawnSync('bash', ['-c', command], {
-        cwd: scratch.repo,
-        encoding: 'utf8',
-        timeout: 60_000,
-        env: { ...process.env, ...identityOf(scratch), HOME: scratch.repo },
-      });
+      expect(verdictIn(scratch, command, scratch.repo)).toBe(writes ? 'deny' : 'none');
+      const run = runIn(scratch, command, scratch.repo);
       expect(run.status, run.stderr).toBe(0); // the login happened
       expect(effectsOf(scratch)).toEqual(writes ? ['new commit'] : []);
     });
@@ -508,24 +494,9 @@ const escapes: { command: string; makes: Effect; check?: string }[] = [
 describe.skipIf(!hasBash)('each escape is denied, and run for real it makes the write', () => {
   test.for(escapes)('$command: $makes', slow, ({ command, makes, check }) => {
     const scratch = makeScratch();
-    const verdict = evaluate(
-      bashCall(command, scratch.repo),
-      realContext({ env: { HOME: scratch.repo }, raw: '' }),
-    );
-    expect(verdict.kind).toBe('deny');
+    expect(verdictIn(scratch, command, scratch.repo)).toBe('deny');
     if (check !== undefined && spawnSync('sh', ['-c', check], { stdio: 'ignore' }).status !== 0) return;
-    const run = spawnSync('bash', ['-c', command], {
-      cwd: scratch.repo,
-      encoding: 'utf8',
-      timeout: 60_000,
-      env: {
-        ...process.env,
-        ...identityOf(scratch),
-        HOME: scratch.repo,
-        npm_config_yes: 'true',
-        npm_config_offline: 'true',
-      },
-    });
+    const run = runIn(scratch, command, scratch.repo, { npm_config_yes: 'true', npm_config_offline: 'true' });
     expect(effectsOf(scratch), run.stderr).toContain(makes);
   });
 });
