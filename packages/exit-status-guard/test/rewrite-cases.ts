@@ -176,15 +176,23 @@ export const rewriteCases: RewriteCase[] = [
     'if make check || true; then echo ok; fi',
     'make check; x=$(date)',
     'make check > log; out=$(cat log)',
-  ].map((command) => ({ rule: 'lost-background' as const, background: true as const, command })),
-  // the check is an if / until condition or a substitution's: no `rc=$?` after it reaches the end, so
-  // the reason says what to do in words
-  ...[
     'if make check; then echo ok; else echo failed; fi',
     'if make check; then echo ok; fi',
     'until make check; do break; done',
-    'x=$(make check) y=$(date)',
-  ].map((command) => ({
+  ].map((command) => ({ rule: 'lost-background' as const, background: true as const, command })),
+  {
+    rule: 'lost-background',
+    background: true,
+    command: 'if make check; then git push; fi',
+    change: 'iff-pass',
+  },
+  {
+    rule: 'lost-background',
+    background: true,
+    command: 'if make check; then echo ok; else echo "failed: $?"; fi',
+  },
+  // the check is a substitution's: no `rc=$?` after it reaches the end, so the reason says what to do in words
+  ...['x=$(make check) y=$(date)'].map((command) => ({
     rule: 'lost-background' as const,
     background: true as const,
     command,

@@ -8,6 +8,7 @@ import { type DenyingRule, type Finding, noRewrite, type Rewrite } from '../rule
 import { gatesIn, mainOf, type Shell } from '../shell.ts';
 import {
   compoundStatement,
+  conditionKinds,
   frameAround,
   isCapturedInShell,
   ownerOf,
@@ -93,6 +94,8 @@ function ampersandRewrite(found: Extract<LostBackgroundFinding, { how: 'ampersan
  */
 function backgroundTaskRewrite(found: Extract<LostBackgroundFinding, { how: 'background-task' }>): Rewrite {
   const { shell, gate } = found;
+  const condition = conditionRewrite(shell, gate);
+  if (condition !== null) return condition;
   const { statement } = statusExit(shell, gate);
   if (!isCapturedInShell(gate, statement))
     return noRewrite('the check runs in a subshell or loop of its own');
@@ -103,6 +106,25 @@ function backgroundTaskRewrite(found: Extract<LostBackgroundFinding, { how: 'bac
   if (next?.kind === 'segment' && isStatusEcho(next.segment))
     edits.push({ at: next.start, remove: next.end - next.start, text: `echo "EXIT=$${name}"` });
   edits.push(reRaiseEdit(shell, name));
+  return { ok: true, value: liftToTop(shell.line, applyEdits(shell.source, edits)) };
+}
+
+/**
+ * A check that ends an if / while / until condition on its own (no `!`, `&&`, `||` or pipe around
+ * it): `make check || { rc=$?; (exit $rc); }` keeps the branch it picks and the status the branch
+ * reads, and `exit $rc` at the end reports a failure (`exit` alone, the compound's, when it passed).
+ */
+function conditionRewrite(shell: Shell, gate: Segment): Rewrite | null {
+  const frame = gate.context[gate.context.length - 1];
+  if (frame === undefined || !conditionKinds.has(frame.kind) || !gate.last || frame.placement === null)
+    return null;
+  const before = shell.source.slice(frame.start, gate.start);
+  if (gate.negated || /(?:&&|\|\||\|&?|!)\s*$/.test(before)) return null;
+  if (!isCapturedInShell(gate, compoundStatement(frame, frame.placement)))
+    return noRewrite('the check runs in a subshell or loop of its own');
+  const name = freeName(shell);
+  const capture = ` || { ${name}=$?; (exit $${name}); }`;
+  const edits = [{ at: gate.end, remove: 0, text: capture }, reRaiseEdit(shell, name)];
   return { ok: true, value: liftToTop(shell.line, applyEdits(shell.source, edits)) };
 }
 
