@@ -176,6 +176,8 @@ export const rewriteCases: RewriteCase[] = [
     'if make check || true; then echo ok; fi',
     'make check; x=$(date)',
     'make check > log; out=$(cat log)',
+    'x=$(make check) y=$(date)',
+    'log=$(make check 2>&1) when=$(date) && echo "$log"',
     'if make check; then echo ok; else echo failed; fi',
     'if make check; then echo ok; fi',
     'until make check; do break; done',
@@ -191,13 +193,6 @@ export const rewriteCases: RewriteCase[] = [
     background: true,
     command: 'if make check; then echo ok; else echo "failed: $?"; fi',
   },
-  // the check is a substitution's: no `rc=$?` after it reaches the end, so the reason says what to do in words
-  ...['x=$(make check) y=$(date)'].map((command) => ({
-    rule: 'lost-background' as const,
-    background: true as const,
-    command,
-    fallback: true as const,
-  })),
 
   // sequenced before a state change
   { rule: 'sequenced-mutator', command: 'make check; git push', change: 'iff-pass' },

@@ -1,5 +1,5 @@
 import type { Segment } from '@kit/shell-segments';
-import { liftToTop } from '@kit/shell-segments';
+import { isCommandSubstitution, liftToTop } from '@kit/shell-segments';
 import { listCarries } from '../carried-status.ts';
 import { captureEdits, reRaiseEdit } from '../rewrite/capture.ts';
 import { freeName } from '../rewrite/names.ts';
@@ -94,8 +94,8 @@ function ampersandRewrite(found: Extract<LostBackgroundFinding, { how: 'ampersan
  */
 function backgroundTaskRewrite(found: Extract<LostBackgroundFinding, { how: 'background-task' }>): Rewrite {
   const { shell, gate } = found;
-  const condition = conditionRewrite(shell, gate);
-  if (condition !== null) return condition;
+  const early = conditionRewrite(shell, gate) ?? assignmentRewrite(shell, gate);
+  if (early !== null) return early;
   const { statement } = statusExit(shell, gate);
   if (!isCapturedInShell(gate, statement))
     return noRewrite('the check runs in a subshell or loop of its own');
@@ -122,9 +122,28 @@ function conditionRewrite(shell: Shell, gate: Segment): Rewrite | null {
   if (gate.negated || /(?:&&|\|\||\|&?|!)\s*$/.test(before)) return null;
   if (!isCapturedInShell(gate, compoundStatement(frame, frame.placement)))
     return noRewrite('the check runs in a subshell or loop of its own');
+  return capturedAt(shell, gate.end, (name) => ` || { ${name}=$?; (exit $${name}); }`);
+}
+
+/**
+ * A check that ends a command substitution assigned before a later one (`x=$(make check)
+ * y=$(date)`): the statement is cut after its assignment, `; rc=$?` there, `exit $rc` at the end.
+ */
+function assignmentRewrite(shell: Shell, gate: Segment): Rewrite | null {
+  const frame = gate.context[gate.context.length - 1];
+  if (frame === undefined || !isCommandSubstitution(frame.kind) || !gate.last) return null;
+  const owner = ownerOf(shell, frame);
+  const assign = owner?.assigns.find((each) => each.start <= frame.start && frame.end <= each.end);
+  if (owner === undefined || assign === undefined || owner.argv.length > 0) return null;
+  if (!isCapturedInShell(owner, segmentStatement(owner)))
+    return noRewrite('the check runs in a subshell or loop of its own');
+  return capturedAt(shell, assign.end, (name) => `; ${name}=$?`);
+}
+
+/** The line with a capture of the status into a free name inserted at `at`, and `exit $name` at its end. */
+function capturedAt(shell: Shell, at: number, capture: (name: string) => string): Rewrite {
   const name = freeName(shell);
-  const capture = ` || { ${name}=$?; (exit $${name}); }`;
-  const edits = [{ at: gate.end, remove: 0, text: capture }, reRaiseEdit(shell, name)];
+  const edits = [{ at, remove: 0, text: capture(name) }, reRaiseEdit(shell, name)];
   return { ok: true, value: liftToTop(shell.line, applyEdits(shell.source, edits)) };
 }
 
