@@ -166,6 +166,33 @@ export const rewriteCases: RewriteCase[] = [
   // `exit $?` relays the statement before it (an explicit `exit 0` is deliberate and is not denied)
   { rule: 'lost-background', background: true, command: 'make check; echo done; exit $?' },
   { rule: 'lost-background', background: true, command: 'make check > build.log 2>&1; echo "EXIT=$?"; exit' },
+  // an if / case / loop or an assignment as the last statement that turns a failed check green (issue 24)
+  ...[
+    'if [ -d sub ]; then make check; echo done; fi',
+    'make check; if [ -f notes.txt ]; then cat notes.txt; fi',
+    'make check; if [ $? -eq 0 ]; then echo ok; fi',
+    'case x in x) make check; echo done;; esac',
+    'make check; case x in x) echo x;; esac',
+    'if make check || true; then echo ok; fi',
+    'make check; x=$(date)',
+    'make check > log; out=$(cat log)',
+    'x=$(make check) y=$(date)',
+    'log=$(make check 2>&1) when=$(date) && echo "$log"',
+    'if make check; then echo ok; else echo failed; fi',
+    'if make check; then echo ok; fi',
+    'until make check; do break; done',
+  ].map((command) => ({ rule: 'lost-background' as const, background: true as const, command })),
+  {
+    rule: 'lost-background',
+    background: true,
+    command: 'if make check; then git push; fi',
+    change: 'iff-pass',
+  },
+  {
+    rule: 'lost-background',
+    background: true,
+    command: 'if make check; then echo ok; else echo "failed: $?"; fi',
+  },
 
   // sequenced before a state change
   { rule: 'sequenced-mutator', command: 'make check; git push', change: 'iff-pass' },

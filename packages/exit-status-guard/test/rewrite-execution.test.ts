@@ -155,3 +155,41 @@ describe.skipIf(!hasBash)('every rewrite runs, first time', () => {
     }
   });
 });
+
+// Rule 3's "carries", proven in bash with the check failing: a row the guard lets through as a
+// background task ends non-zero, a row it denies ends 0 (the failed check turned green).
+const backgroundStatus: { command: string; carries: boolean }[] = [
+  { command: 'if [ -d sub ]; then make check; else npm test; fi', carries: true },
+  { command: 'if [ -d nosuch ]; then make check; else npm test; fi', carries: true },
+  { command: 'if [ -d sub ]; then make check; fi', carries: true },
+  { command: 'if make check; then echo ok; else exit 1; fi', carries: true },
+  { command: 'if ! make check; then echo failed; exit 1; fi', carries: true },
+  { command: 'case x in x) make check;; y) npm test;; esac', carries: true },
+  { command: 'make check; if [ $? -ne 0 ]; then echo failed; exit 1; fi', carries: true },
+  { command: 'if [ -d nosuch ]; then echo none; elif [ -d sub ]; then cargo test; fi', carries: true },
+  { command: 'make lint; x=$(make check)', carries: true },
+  { command: 'x=$(date) y=$(make check)', carries: true },
+  { command: 'if make check; then echo ok; else echo failed; fi', carries: false },
+  { command: 'if make check; then echo ok; fi', carries: false },
+  { command: 'if [ -d sub ]; then make check; echo done; fi', carries: false },
+  { command: 'make check; if [ -f notes.txt ]; then cat notes.txt; fi', carries: false },
+  { command: 'make check; if [ $? -eq 0 ]; then echo ok; fi', carries: false },
+  { command: 'case x in x) make check; echo done;; esac', carries: false },
+  { command: 'make check; case x in x) echo x;; esac', carries: false },
+  { command: 'if make check || true; then echo ok; fi', carries: false },
+  { command: 'until make check; do break; done', carries: false },
+  { command: 'make check; x=$(date)', carries: false },
+  { command: 'x=$(make check) y=$(date)', carries: false },
+];
+
+describe.skipIf(!hasBash)(
+  'a background task carries the status exactly when bash reports the failed check',
+  () => {
+    test.for(backgroundStatus)('$command', ({ command, carries }) => {
+      const failed = run(command, 'fail');
+      expect(failed.ran.length, failed.stderr).toBeGreaterThan(0);
+      expect(failed.status !== 0, failed.stdout).toBe(carries);
+      expect(judge(command, true).kind === 'deny').toBe(!carries);
+    });
+  },
+);

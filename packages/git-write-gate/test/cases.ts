@@ -669,6 +669,33 @@ export const cases: Case[] = [
       'ssh -t host \'bash -c "git push"\'',
     ],
   },
+  {
+    name: "ssh's ProxyCommand and permitted LocalCommand run here, through this machine's shell (issue 24)",
+    want: 'deny',
+    rule: 'commit',
+    commands: [
+      "ssh -o ProxyCommand='git commit -qam x' host true",
+      "ssh -oProxyCommand='git commit -qam x' -o ConnectTimeout=1 nohost true",
+      "ssh -o 'ProxyCommand git commit -qam x' -N host",
+      "ssh -4o ProxyCommand='git commit -qam x' host",
+      "ssh -o LocalCommand='git commit -qam x' -o PermitLocalCommand=yes host",
+      'ssh -o PermitLocalCommand=yes -o \'LocalCommand=bash -c "git commit -qam x"\' host uptime',
+    ],
+  },
+  {
+    name: "ssh's options that run nothing here: a jump host, a ProxyCommand of none first, an unpermitted LocalCommand, a config file (out of reach), a read",
+    want: 'silent',
+    commands: [
+      'ssh -J bastion host uptime',
+      "ssh -o ProxyJump=bastion host 'git push'",
+      "ssh -o ProxyCommand=none -o ProxyCommand='git commit -qam x' host",
+      "ssh -o LocalCommand='git commit -qam x' host",
+      "ssh -o PermitLocalCommand=no -o PermitLocalCommand=yes -o LocalCommand='git commit -qam x' host",
+      'ssh -F ./ssh.cfg host uptime',
+      "ssh -o ProxyCommand='git status --short' host",
+      "ssh -G -o ProxyCommand='git commit -qam x' host",
+    ],
+  },
   // strict mode's expansions and config injections: no opinion by default, never a deny
   {
     name: 'an expansion or injected config that may make a word git or a write: no opinion by default',

@@ -110,6 +110,21 @@ function effectsOf(scratch: Scratch): Effect[] {
   return effects;
 }
 
+/** The gate's verdict on a command run from `cwd`, with the scratch repository as HOME. */
+function verdictIn(scratch: Scratch, command: string, cwd: string) {
+  return evaluate(bashCall(command, cwd), realContext({ env: { HOME: scratch.repo }, raw: '' })).kind;
+}
+
+/** Runs a command in bash from `cwd` with the scratch identity and HOME (and `env` on top). */
+function runIn(scratch: Scratch, command: string, cwd: string, env: Record<string, string> = {}) {
+  return spawnSync('bash', ['-c', command], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, ...identityOf(scratch), HOME: scratch.repo, ...env },
+  });
+}
+
 /** A laundering, where it runs (the repository, or the folder beside it), and the write it makes. */
 const launderings: { command: string; from?: 'outside'; makes: Effect }[] = [
   { command: '\\git commit -qam x', makes: 'new commit' },
@@ -305,21 +320,64 @@ describe.skipIf(!hasBash)(
           cwd: scratch.outside,
           env: { ...process.env, ...identityOf(scratch), HOME: scratch.repo },
         });
-      const verdict = evaluate(
-        bashCall(command, scratch.outside),
-        realContext({ env: { HOME: scratch.repo }, raw: '' }),
-      );
-      expect(verdict.kind).toBe('none');
-      spawnSync('bash', ['-c', command], {
-        cwd: scratch.outside,
-        env: {
-          ...process.env,
-          ...identityOf(scratch),
-          HOME: scratch.repo,
-          GIT_CEILING_DIRECTORIES: join(scratch.repo, '..'),
-        },
-      });
+      expect(verdictIn(scratch, command, scratch.outside)).toBe('none');
+      runIn(scratch, command, scratch.outside, { GIT_CEILING_DIRECTORIES: join(scratch.repo, '..') });
       expect(effectsOf(scratch)).toEqual([]);
+    });
+  },
+);
+
+// ssh's options that run nothing here, run for real where ssh is installed: no write.
+const sshTwins = [
+  "ssh -o ProxyCommand=none -o ProxyCommand='git commit -qam x' -o BatchMode=yes -p 1 127.0.0.1 true",
+  "ssh -o ProxyCommand='git status --short' -o BatchMode=yes -o ConnectTimeout=1 nohost true",
+  'ssh -J nohost -o BatchMode=yes -o ConnectTimeout=1 nohost true',
+  "ssh -o LocalCommand='git commit -qam x' -o 'ProxyCommand git status' -o BatchMode=yes nohost true",
+].map((command) => `${command} </dev/null`);
+
+const hasSsh = spawnSync('sh', ['-c', 'command -v ssh']).status === 0;
+
+describe.skipIf(!hasBash || !hasSsh)('each ssh twin passes, and run for real it writes nothing', () => {
+  test.for(sshTwins)('%s', slow, (command) => {
+    const scratch = makeScratch();
+    expect(verdictIn(scratch, command, scratch.repo)).toBe('none');
+    runIn(scratch, command, scratch.repo);
+    expect(effectsOf(scratch)).toEqual([]);
+  });
+});
+
+// LocalCommand runs after a login: a server on ssh's own pipe (`sshd -i` as the ProxyCommand, a key
+// made here) lets it in, where sshd is installed with its privilege separation folder.
+const sshd = '/usr/sbin/sshd';
+const canLogIn = hasBash && hasSsh && existsSync(sshd) && existsSync('/run/sshd');
+
+/** ssh options that log in to a server of this scratch folder, with no config of the user's. */
+function loginOptions(root: string): string {
+  writeFileSync(
+    join(root, 'sshd_config'),
+    [`HostKey ${root}/hostkey`, `AuthorizedKeysFile ${root}/userkey.pub`, 'StrictModes no', 'UsePAM no'].join(
+      '\n',
+    ),
+  );
+  for (const key of ['hostkey', 'userkey'])
+    spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(root, key)]);
+  const server = `${sshd} -i -f ${root}/sshd_config`;
+  return `-F /dev/null -i ${root}/userkey -o BatchMode=yes -o UserKnownHostsFile=/dev/null -o StrictHostKeyChecking=no -o 'ProxyCommand ${server}'`;
+}
+
+describe.skipIf(!canLogIn)(
+  'a permitted LocalCommand runs after the login: denied, and run for real it writes',
+  () => {
+    test.for([
+      { local: "-o PermitLocalCommand=yes -o LocalCommand='git commit -qam x'", writes: true },
+      { local: "-o LocalCommand='git commit -qam x'", writes: false },
+    ])('$local', slow, ({ local, writes }) => {
+      const scratch = makeScratch();
+      const command = `ssh ${loginOptions(join(scratch.repo, '..'))} ${local} localhost true </dev/null`;
+      expect(verdictIn(scratch, command, scratch.repo)).toBe(writes ? 'deny' : 'none');
+      const run = runIn(scratch, command, scratch.repo);
+      expect(run.status, run.stderr).toBe(0); // the login happened
+      expect(effectsOf(scratch)).toEqual(writes ? ['new commit'] : []);
     });
   },
 );
@@ -341,6 +399,16 @@ const launched: { command: string; makes: Effect }[] = [
 // Step 8: launchers outside the old list, names bound to git on the line, and the shell escapes of
 // editors and stream tools. `check` says whether this machine can run the row (root, namespaces).
 const escapes: { command: string; makes: Effect; check?: string }[] = [
+  // ssh runs ProxyCommand here before it connects, so it writes even when the host does not resolve.
+  ...[
+    "ssh -o ProxyCommand='git commit -qam x' -o BatchMode=yes -o ConnectTimeout=1 nohost true",
+    "ssh -oProxyCommand='git commit -qam x' -o BatchMode=yes -o ConnectTimeout=1 nohost true",
+    "ssh -o 'ProxyCommand git commit -qam x' -o BatchMode=yes -N nohost",
+  ].map((command) => ({
+    command: `${command} </dev/null`,
+    makes: 'new commit' as const,
+    check: 'command -v ssh',
+  })),
   { command: 'runuser -u root -- git commit -qam x', makes: 'new commit', check: 'runuser -u root -- true' },
   { command: "su -c 'git commit -qam x' root", makes: 'new commit', check: 'su -c true root' },
   { command: 'chroot --skip-chdir / git commit -qam x', makes: 'new commit', check: 'chroot / true' },
@@ -475,24 +543,9 @@ const escapes: { command: string; makes: Effect; check?: string }[] = [
 describe.skipIf(!hasBash)('each escape is denied, and run for real it makes the write', () => {
   test.for(escapes)('$command: $makes', slow, ({ command, makes, check }) => {
     const scratch = makeScratch();
-    const verdict = evaluate(
-      bashCall(command, scratch.repo),
-      realContext({ env: { HOME: scratch.repo }, raw: '' }),
-    );
-    expect(verdict.kind).toBe('deny');
+    expect(verdictIn(scratch, command, scratch.repo)).toBe('deny');
     if (check !== undefined && spawnSync('sh', ['-c', check], { stdio: 'ignore' }).status !== 0) return;
-    const run = spawnSync('bash', ['-c', command], {
-      cwd: scratch.repo,
-      encoding: 'utf8',
-      timeout: 60_000,
-      env: {
-        ...process.env,
-        ...identityOf(scratch),
-        HOME: scratch.repo,
-        npm_config_yes: 'true',
-        npm_config_offline: 'true',
-      },
-    });
+    const run = runIn(scratch, command, scratch.repo, { npm_config_yes: 'true', npm_config_offline: 'true' });
     expect(effectsOf(scratch), run.stderr).toContain(makes);
   });
 });

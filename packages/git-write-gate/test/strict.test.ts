@@ -94,6 +94,11 @@ const strictPaths: StrictPath[] = [
     twin: { input: bashCall('bash -lc "$git_command"', '/repos/plain') },
   },
   {
+    name: 'an ssh ProxyCommand that is an expansion (it runs here)',
+    refused: { input: bashCall('ssh -o "ProxyCommand=$git_proxy" host uptime') },
+    twin: { input: bashCall('ssh -o "ProxyCommand=$git_proxy" host uptime', '/repos/plain') },
+  },
+  {
     name: 'arguments xargs or find -exec supply at run time',
     refused: { input: bashCall('git ls-files | xargs git checkout --') },
     twin: { input: bashCall('git ls-files | xargs git checkout --', '/repos/plain') },

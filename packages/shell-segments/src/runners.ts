@@ -3,7 +3,7 @@ import { unwrapLaunchers } from './launchers.ts';
 import { gitCommandTexts } from './git-commands.ts';
 import { leafOf, ownedSubstitutions } from './statement-tree.ts';
 import type { Placed } from './placed.ts';
-import { toolReaders } from './tool-escapes.ts';
+import { shellOf, toolReaders } from './tool-escapes.ts';
 import type { CommandLine, NestedKind, Redirect, Segment, TextForm, Word } from './types.ts';
 
 /** A command line a segment runs, before it is parsed: its text, or why the text is not known. */
@@ -25,7 +25,8 @@ const stdinFiles = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
  * `bash /dev/stdin`), what `source`/`.` reads from its input or a process substitution, the -c
  * string of `flock FILE -c 'str'` and `script -c 'str'`, BSD's `script file cmd …`, and the
  * remote command of `ssh [options] destination command …` (a line of the remote machine's shell:
- * a hook that judges this machine's state skips `remote-command`), and the shell escapes of
+ * a hook that judges this machine's state skips `remote-command`) and its `-o ProxyCommand=…` /
+ * permitted `-o LocalCommand=…` (this machine's: `tool-command`), and the shell escapes of
  * editors and stream tools (`tool-command`: vim -c '!…', ed's `!`, sed's `e`, npm exec -c, watch;
  * tool-escapes.ts). `line` is the segment's own line.
  */
@@ -456,17 +457,23 @@ function findExecTexts(words: Word[], source: string): NestedText[] {
 
 /** ssh's options that take a value (OpenSSH 9): `-p 22`, `-p22`, `-o Opt=v`, `-oOpt=v`. */
 const sshValueOptions = new Set('BbcDEeFIiJLlmOoPpQRSWw'.split(''));
-/** ssh's flags after which no remote command runs: a subsystem (-s), a config dump (-G), a version (-V), a control command (-O). */
-const sshNoCommand = new Set(['s', 'G', 'V', 'O', 'N']);
+/** ssh's flags after which it connects nowhere: a config dump (-G), a version (-V), a control command (-O). */
+const sshNoConnection = new Set(['G', 'V', 'O']);
+/** ssh's flags after which no remote command runs, though it connects: a subsystem (-s), none (-N). */
+const sshNoCommand = new Set(['s', 'N']);
 
 /**
  * `ssh [options] destination command …`: the command words joined by spaces, as the remote shell
- * gets them (ssh sends one string). Options are read as ssh reads them: a cluster of flags, the
- * last of which may take the value (attached or the next word); `--` ends them; the first operand
- * is the destination. None when no command follows it, or an option says none runs.
+ * gets them (ssh sends one string), and the `-o ProxyCommand=…` / `-o LocalCommand=…` (the latter
+ * with `-o PermitLocalCommand=yes`) that ssh runs on this machine through the user's shell
+ * (`tool-command`). Options are read as ssh reads them: a cluster of flags, the last of which may
+ * take the value (attached or the next word); `--` ends them; the first operand is the destination.
+ * A `-F` file, like ~/.ssh/config, is not read: what it runs is out of reach, as a Makefile's recipe is.
  */
 function sshTexts(args: Word[]): NestedText[] {
+  const options: SshOption[] = [];
   let i = 0;
+  let command = true;
   for (; i < args.length; i += 1) {
     const word = args[i] as Word;
     // An expansion ("$HOST") is read as the destination: an option in it would be ssh's own business.
@@ -479,13 +486,54 @@ function sshTexts(args: Word[]): NestedText[] {
     const flags = word.value.slice(1);
     for (let k = 0; k < flags.length; k += 1) {
       const flag = flags[k] as string;
-      if (sshNoCommand.has(flag)) return [];
-      if (sshValueOptions.has(flag)) {
-        if (k === flags.length - 1) i += 1; // the value is the next word
-        break;
-      }
+      if (sshNoConnection.has(flag)) return [];
+      if (sshNoCommand.has(flag)) command = false;
+      if (!sshValueOptions.has(flag)) continue;
+      const attached = k < flags.length - 1;
+      if (!attached) i += 1; // the value is the next word
+      const value = attached ? word : args[i];
+      if (flag === 'o' && value !== undefined) options.push({ word: value, prefix: attached ? k + 2 : 0 });
+      break;
     }
   }
-  const command = args.slice(i + 1); // after the destination
-  return command.length > 0 ? [{ kind: 'remote-command', ...joinedText(command) }] : [];
+  const remote = args.slice(i + 1); // after the destination
+  const texts = sshLocalCommands(options);
+  if (command && remote.length > 0) texts.push({ kind: 'remote-command', ...joinedText(remote) });
+  return texts;
+}
+
+/** One `-o` value: its word, and how many characters of the word's value come before it (`-oX=y`: 2). */
+interface SshOption {
+  word: Word;
+  prefix: number;
+}
+
+/** ssh_config's commands run here; of each keyword the first value given counts, as ssh reads them. */
+const sshLocalKeys = ['proxycommand', 'localcommand'];
+
+/** The ProxyCommand and permitted LocalCommand of `-o` options, each a line of this machine's shell. */
+function sshLocalCommands(options: SshOption[]): NestedText[] {
+  const first = new Map<string, { option: SshOption; value: string | null }>();
+  for (const option of options) {
+    const { word, prefix } = option;
+    if (word.value === null || word.dynamic) {
+      // -o "ProxyCommand=$CMD": a command only known at run time.
+      const key = /(ProxyCommand|LocalCommand)\b/i.exec(word.text)?.[1]?.toLowerCase();
+      if (key !== undefined && !first.has(key)) first.set(key, { option, value: null });
+      continue;
+    }
+    const parsed = /^\s*([A-Za-z]+)(?:\s*=\s*|\s+)(.*)$/s.exec(word.value.slice(prefix));
+    const key = parsed?.[1]?.toLowerCase();
+    if (key !== undefined && !first.has(key)) first.set(key, { option, value: parsed?.[2] ?? '' });
+  }
+  const permitted = /^yes$/i.test(first.get('permitlocalcommand')?.value ?? '');
+  return sshLocalKeys.flatMap((key) => {
+    const found = first.get(key);
+    if (found === undefined || (key === 'localcommand' && !permitted)) return [];
+    if (found.value !== null && /^\s*none\s*$/i.test(found.value)) return [];
+    const { word, prefix } = found.option;
+    const text = found.value;
+    const placed = shellOf(word, prefix, () => text);
+    return placed.map((each) => ({ kind: 'tool-command' as const, ...each }));
+  });
 }

@@ -116,7 +116,7 @@ export type NestedKind =
   | 'sourced' // source / . reading its input or a process substitution, in the current shell: source <(…), . /dev/stdin
   | 'script-command' // BSD script file cmd …: the words run as they stand (util-linux script -c 'str' is a shell-string)
   | 'remote-command' // ssh [options] destination command …: the words joined by spaces, run by the remote shell (not this machine's)
-  | 'tool-command'; // a shell escape of an editor or stream tool: vim -c '!cmd', ed's !cmd, sed's e cmd, npm exec -c 'cmd', watch cmd
+  | 'tool-command'; // a shell escape of an editor or stream tool: vim -c '!cmd', ed's !cmd, sed's e cmd, npm exec -c 'cmd', watch cmd; ssh -o ProxyCommand=cmd / LocalCommand=cmd (run here)
 
 /**
  * How a nested line's text stands in its runner's line, so that a changed text can be put back

@@ -155,6 +155,34 @@ const trees: [string, LineShape][] = [
   ],
   ['ssh "$HOST" uptime', top('ssh "$HOST" uptime', child('remote-command@0', 'uptime'))],
   ['ssh host "$cmd"', top('ssh host "$cmd"', unread('remote-command@0', 'dynamic'))],
+  // ssh's ProxyCommand / LocalCommand run here, through this machine's shell (issue 24)
+  [
+    "ssh -o ProxyCommand='git commit -qam x' host true",
+    top(
+      "ssh -o ProxyCommand='git commit -qam x' host true",
+      child('tool-command@0', 'git commit -qam x'),
+      child('remote-command@0', 'true'),
+    ),
+  ],
+  [
+    "ssh -oProxyCommand='git push' host",
+    top("ssh -oProxyCommand='git push' host", child('tool-command@0', 'git push')),
+  ],
+  [
+    "ssh -4o 'ProxyCommand git push' -N host",
+    top("ssh -4o 'ProxyCommand git push' -N host", child('tool-command@0', 'git push')),
+  ],
+  [
+    "ssh -o PermitLocalCommand=yes -o LocalCommand='git commit -qam x' host",
+    top(
+      "ssh -o PermitLocalCommand=yes -o LocalCommand='git commit -qam x' host",
+      child('tool-command@0', 'git commit -qam x'),
+    ),
+  ],
+  [
+    'ssh -o "ProxyCommand=$CMD" host',
+    top('ssh -o "ProxyCommand=$CMD" host', unread('tool-command@0', 'dynamic')),
+  ],
   // the shell escapes of editors and stream tools (tool-escapes.ts)
   ["vim -c '!git push' -c q", top("vim -c '!git push' -c q", child('tool-command@0', 'git push'))],
   ["vim +'silent !git push' f", top("vim +'silent !git push' f", child('tool-command@0', 'git push'))],
@@ -286,6 +314,12 @@ describe('no nested line', () => {
     'ssh -s host sftp',
     'ssh -G host',
     'ssh -O exit host',
+    "ssh -o ProxyCommand=none -o ProxyCommand='git push' host",
+    "ssh -o LocalCommand='git push' host",
+    "ssh -o PermitLocalCommand=no -o PermitLocalCommand=yes -o LocalCommand='git push' host",
+    "ssh -G -o ProxyCommand='git push' host",
+    'ssh -J bastion host',
+    'ssh -F ssh.cfg -o StrictHostKeyChecking=no host',
     'echo ssh host git push',
     'find . -name x -print',
     'find . -exec \\;',

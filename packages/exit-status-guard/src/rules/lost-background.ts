@@ -1,13 +1,14 @@
 import type { Segment } from '@kit/shell-segments';
-import { findStatusCaptures, isCommandSubstitution, liftToTop } from '@kit/shell-segments';
+import { isCommandSubstitution, liftToTop } from '@kit/shell-segments';
+import { listCarries } from '../carried-status.ts';
 import { captureEdits, reRaiseEdit } from '../rewrite/capture.ts';
 import { freeName } from '../rewrite/names.ts';
 import { applyEdits, operatorAfter } from '../rewrite/splice.ts';
 import { type DenyingRule, type Finding, noRewrite, type Rewrite } from '../rule.ts';
-import { gatesIn, mainOf, roleOf, type Shell } from '../shell.ts';
-import { isOptionOn } from '../shell-options.ts';
+import { gatesIn, mainOf, type Shell } from '../shell.ts';
 import {
   compoundStatement,
+  conditionKinds,
   frameAround,
   isCapturedInShell,
   ownerOf,
@@ -38,79 +39,6 @@ function backgroundedStatement(shell: Shell, segment: Segment): Statement | null
     if (owner?.background) return segmentStatement(owner);
   }
   return null;
-}
-
-const statusBuiltins = new Set(['exit', 'return']);
-const testCommands = new Set(['[', '[[', 'test', '((']);
-
-/** What `$?` holds when a statement starts: whether the status before it is the check's. */
-type Relay = () => boolean;
-
-/** Whether an assignment-only statement takes the status of a command substitution in it (`out=$(make check)`). */
-function assignsFromSubstitution(shell: Shell, segment: Segment): boolean {
-  return shell.segments.some((each) =>
-    each.context.some((frame) => isCommandSubstitution(frame.kind) && ownerOf(shell, frame) === segment),
-  );
-}
-
-/**
- * Whether a statement's own status is a check's: a gate; `exit` / `return` (of `$?`: what the
- * statement before held; an explicit `exit 0` is deliberate and carries); a test of `$?` or of a captured `rc=$?`; an assignment
- * from a command substitution. An `echo` / `printf` of `$?` is not: it reports its own 0.
- */
-function carriesStatus(shell: Shell, statement: Statement, relay: Relay): boolean {
-  if (statement.kind === 'segment') {
-    const segment = statement.segment;
-    if (roleOf(shell, segment).gate) return true;
-    if (segment.argv.length === 0)
-      return segment.assigns.length > 0 && assignsFromSubstitution(shell, segment);
-    const name = segment.argv[0]?.value ?? '';
-    if (statusBuiltins.has(name)) {
-      const operand = segment.argv[1];
-      if (
-        operand === undefined ||
-        (operand.params.length > 0 && operand.params.every((param) => param === '?'))
-      )
-        return relay();
-      // An explicit `exit 0` (any literal) is deliberate: the status is the one the line chose.
-      return true;
-    }
-    if (testCommands.has(name)) {
-      if (segment.params.includes('?')) return relay();
-      const captured = capturedNames(shell);
-      return segment.params.some((param) => captured.has(param));
-    }
-    return false;
-  }
-  if (statement.frame.kind !== 'subshell' && statement.frame.kind !== 'group') return false;
-  return listCarries(shell, statementGroups(shell, statement.frame), relay);
-}
-
-const captureNames = new WeakMap<Shell, Set<string>>();
-
-/** The names a shell captures `$?` into (rc=$?). */
-function capturedNames(shell: Shell): Set<string> {
-  let names = captureNames.get(shell);
-  if (names === undefined) {
-    names = new Set(findStatusCaptures(shell.line).map((capture) => capture.name));
-    captureNames.set(shell, names);
-  }
-  return names;
-}
-
-/** Whether the last and-or list of a list carries a check's status: `&&` keeps it, `||` and `|` give the right side's. */
-function listCarries(shell: Shell, groups: Statement[][], before: Relay = () => false): boolean {
-  const carries = (k: number): boolean => {
-    const group = groups[k] as Statement[];
-    const last = group[group.length - 1] as Statement;
-    const pipefail =
-      last.kind === 'segment' && group.length > 1 && isOptionOn(shell.segments, last.segment, 'pipefail');
-    const relay: Relay = () => (k > 0 ? carries(k - 1) : before());
-    if ((pipefail ? group : [last]).some((statement) => carriesStatus(shell, statement, relay))) return true;
-    const previous = groups[k - 1];
-    return previous !== undefined && previous[previous.length - 1]?.then === '&&' && carries(k - 1);
-  };
-  return groups.length > 0 && carries(groups.length - 1);
 }
 
 function findAmpersand(top: Shell): LostBackgroundFinding | null {
@@ -166,6 +94,8 @@ function ampersandRewrite(found: Extract<LostBackgroundFinding, { how: 'ampersan
  */
 function backgroundTaskRewrite(found: Extract<LostBackgroundFinding, { how: 'background-task' }>): Rewrite {
   const { shell, gate } = found;
+  const early = conditionRewrite(shell, gate) ?? assignmentRewrite(shell, gate);
+  if (early !== null) return early;
   const { statement } = statusExit(shell, gate);
   if (!isCapturedInShell(gate, statement))
     return noRewrite('the check runs in a subshell or loop of its own');
@@ -176,6 +106,44 @@ function backgroundTaskRewrite(found: Extract<LostBackgroundFinding, { how: 'bac
   if (next?.kind === 'segment' && isStatusEcho(next.segment))
     edits.push({ at: next.start, remove: next.end - next.start, text: `echo "EXIT=$${name}"` });
   edits.push(reRaiseEdit(shell, name));
+  return { ok: true, value: liftToTop(shell.line, applyEdits(shell.source, edits)) };
+}
+
+/**
+ * A check that ends an if / while / until condition on its own (no `!`, `&&`, `||` or pipe around
+ * it): `make check || { rc=$?; (exit $rc); }` keeps the branch it picks and the status the branch
+ * reads, and `exit $rc` at the end reports a failure (`exit` alone, the compound's, when it passed).
+ */
+function conditionRewrite(shell: Shell, gate: Segment): Rewrite | null {
+  const frame = gate.context[gate.context.length - 1];
+  if (frame === undefined || !conditionKinds.has(frame.kind) || !gate.last || frame.placement === null)
+    return null;
+  const before = shell.source.slice(frame.start, gate.start);
+  if (gate.negated || /(?:&&|\|\||\|&?|!)\s*$/.test(before)) return null;
+  if (!isCapturedInShell(gate, compoundStatement(frame, frame.placement)))
+    return noRewrite('the check runs in a subshell or loop of its own');
+  return capturedAt(shell, gate.end, (name) => ` || { ${name}=$?; (exit $${name}); }`);
+}
+
+/**
+ * A check that ends a command substitution assigned before a later one (`x=$(make check)
+ * y=$(date)`): the statement is cut after its assignment, `; rc=$?` there, `exit $rc` at the end.
+ */
+function assignmentRewrite(shell: Shell, gate: Segment): Rewrite | null {
+  const frame = gate.context[gate.context.length - 1];
+  if (frame === undefined || !isCommandSubstitution(frame.kind) || !gate.last) return null;
+  const owner = ownerOf(shell, frame);
+  const assign = owner?.assigns.find((each) => each.start <= frame.start && frame.end <= each.end);
+  if (owner === undefined || assign === undefined || owner.argv.length > 0) return null;
+  if (!isCapturedInShell(owner, segmentStatement(owner)))
+    return noRewrite('the check runs in a subshell or loop of its own');
+  return capturedAt(shell, assign.end, (name) => `; ${name}=$?`);
+}
+
+/** The line with a capture of the status into a free name inserted at `at`, and `exit $name` at its end. */
+function capturedAt(shell: Shell, at: number, capture: (name: string) => string): Rewrite {
+  const name = freeName(shell);
+  const edits = [{ at, remove: 0, text: capture(name) }, reRaiseEdit(shell, name)];
   return { ok: true, value: liftToTop(shell.line, applyEdits(shell.source, edits)) };
 }
 
