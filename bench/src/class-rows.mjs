@@ -33,6 +33,10 @@ const classes = {
     'registry: nix': ['nix flake check 2>&1 | tail -3', 'nix-instantiate --parse default.nix | tail -2'],
     'registry: generators': ['pnpm prisma generate | tail -2 && git push'],
     ssh: ["ssh host 'make check | tail -3'", "ssh -p 2222 host 'cd app && npm test'; git push"],
+    'background compound status': [
+      background('if [ -f Makefile ]; then make check; else npm test; fi'),
+      background('make check; x=$(date)'),
+    ],
   },
   'git-write-gate': {
     'plain short command': ['ls -la', 'git status', 'git commit -m x'],
@@ -52,6 +56,9 @@ const classes = {
       "git -c core.fsmonitor='git push' status",
       'GIT_EDITOR="git push" git commit',
       "git rebase -x 'git push' main",
+      'export EDITOR="$(which vim)"; git status',
+      'export VISUAL; VISUAL="git push"; git commit',
+      "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.ci GIT_CONFIG_VALUE_0='!git push' git ci",
     ],
     launchers: [
       'runuser -u dev -- git commit -am x',
@@ -62,6 +69,8 @@ const classes = {
       "vim -c '!git commit -am x' -c q",
       "sed -n '1e git push' notes.txt",
       "npm exec -c 'git push'",
+      "echo ':!git commit -qam x' | vim notes.txt",
+      "ssh -o ProxyCommand='git commit -qam x' host true",
     ],
     'repository discovery': [
       outside('GIT_DIR=../repo/.git GIT_WORK_TREE=. git commit -am x'),
