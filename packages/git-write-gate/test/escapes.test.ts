@@ -82,6 +82,8 @@ const rows: { deny: string; pass: string }[] = [
   { deny: "vim -es -c '!git push' f", pass: "vim -Z -es -c '!git push' f" },
   // keys from a literal input are read; /dev/null holds none
   { deny: "vim f <<< ':!git push' && git status", pass: 'vim f < /dev/null && git status' },
+  // `|` ends an ex command: a `!` after it runs a shell
+  { deny: "vim -c 'set nu | !git push' f", pass: "vim -c 'set nu | !git status' f" },
   // :normal with keys that run nothing external
   {
     deny: "vim -c '!git push' -c 'norm dd' f",

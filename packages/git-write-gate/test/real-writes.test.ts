@@ -496,6 +496,12 @@ const escapes: { command: string; makes: Effect; check?: string }[] = [
     command: 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=clean.requireForce GIT_CONFIG_VALUE_0=false git clean -dq',
     makes: 'removed file',
   },
+  // `|` ends an ex command: the `!` after it runs a shell
+  {
+    command: "vim -es -c 'set nu | !git commit -qam x' -c 'q!' tracked.txt",
+    makes: 'new commit',
+    check: 'command -v vim',
+  },
   // out of Ex mode vim runs the `:` lines of the keys piped or redirected into it
   { command: "echo ':!git commit -qam x' | vim tracked.txt", makes: 'new commit', check: 'command -v vim' },
   {

@@ -55,6 +55,10 @@ function exShellCommand(command: string): string | null | undefined {
     )
   )
     return null;
+  // `|` ends most ex commands (not :normal's keys, :g's command or a shell's, read above): a `!`
+  // after one runs a shell as at the start.
+  const afterBar = /(?<!\\)\|[\s:]*(?:sil(?:ent)?!?\s*)?!(.*)$/s.exec(command);
+  if (afterBar !== null) return afterBar[1] as string;
   return undefined;
 }
 

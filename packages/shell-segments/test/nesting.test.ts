@@ -232,6 +232,19 @@ const trees: [string, LineShape][] = [
   ['vim -c \'exe "!git push"\' f', top('vim -c \'exe "!git push"\' f', unread('tool-command@0', 'dynamic'))],
   ["ex -s f <<< 'execute g:cmd'", top("ex -s f <<< 'execute g:cmd'", unread('tool-command@0', 'dynamic'))],
   ["vim f <<< ':norm !!git push'", top("vim f <<< ':norm !!git push'", unread('tool-command@0', 'dynamic'))],
+  // `|` ends an ex command: a `!` after it runs a shell
+  [
+    "vim -c 'set nu | !git push' f",
+    top("vim -c 'set nu | !git push' f", child('tool-command@0', 'git push')),
+  ],
+  [
+    "ex -s f <<< 'set nu|sil !git push'",
+    top("ex -s f <<< 'set nu|sil !git push'", child('tool-command@0', 'git push')),
+  ],
+  [
+    "vim f <<< ':set nu | !git push'",
+    top("vim f <<< ':set nu | !git push'", child('tool-command@0', 'git push')),
+  ],
   // gvim is vim; rvim, rview and -Z are restricted: no shell runs
   ["gvim -c '!git push' f", top("gvim -c '!git push' f", child('tool-command@0', 'git push'))],
   ["gvim -f f <<< ':!git push'", top("gvim -f f <<< ':!git push'", child('tool-command@0', 'git push'))],
@@ -368,6 +381,8 @@ describe('no nested line', () => {
     "vim -c 'norm!gg' -c wq f",
     "vim -c 'set ft=normal' -c 'e tool.exe' f",
     "ex -s f <<< 'g/x/normal Ax'",
+    "vim -c 'set nu | wq' f",
+    "ex -s f <<< '%s/a\\|b/!/g'", // an escaped bar is the pattern's
     // restricted: rvim, rview, vim -Z
     "rvim -c '!git push' f",
     "rview -es f <<< '!git push'",
