@@ -76,6 +76,19 @@ const rows: { deny: string; pass: string }[] = [
   { deny: "printf ':!git push\\n' | view f", pass: "printf ':!git push\\n' | vim -" },
   { deny: "vim f <<'EOF'\n:silent !git push\n:q\nEOF", pass: "vim f <<'EOF'\n:%s/git push/x/\n:wq\nEOF" },
   { deny: "vi f <<< ':!git commit -m x'", pass: "nvim f <<< ':!git commit -m x'" },
+  // gvim is vim; rvim, rview and vim -Z are restricted: no shell command runs
+  { deny: "gvim -f -c '!git commit -m x' f", pass: "rvim -c '!git commit -m x' f" },
+  { deny: "gvim -f f <<< ':!git push'", pass: "rview f <<< ':!git push'" },
+  { deny: "vim -es -c '!git push' f", pass: "vim -Z -es -c '!git push' f" },
+  // keys from a literal input are read; /dev/null holds none
+  { deny: "vim f <<< ':!git push' && git status", pass: 'vim f < /dev/null && git status' },
+  // `|` ends an ex command: a `!` after it runs a shell
+  { deny: "vim -c 'set nu | !git push' f", pass: "vim -c 'set nu | !git status' f" },
+  // :normal with keys that run nothing external
+  {
+    deny: "vim -c '!git push' -c 'norm dd' f",
+    pass: "vim -c 'norm dd' -c 'normal! ggx' -c wq f && git status",
+  },
   // a variable exported earlier stays exported when a later plain assignment changes it
   {
     deny: "export VISUAL; VISUAL='git push'; git tag -a t",
@@ -173,6 +186,14 @@ const unreadable = [
   'cat keys.txt | vim f && git status',
   'export VISUAL; VISUAL="$(which vim)"; git tag -a t',
   'export GIT_PAGER="$p"; git status', // a pager runs wherever git's output is a terminal
+  // keys or an Ex script vim reads from a file the gate cannot see
+  'vim f < keys.txt && git status',
+  'ex -s f < script.ex; git status',
+  // :normal keys that filter through a shell or type a `:` line; :execute's built string
+  "vim -c $'norm !!git commit -qam x\\r' f",
+  "vim -c 'normal! :!git push' f",
+  'vim -c \'exe "!git push"\' f',
+  'ex -s f <<< \'execute "!git push"\'',
 ];
 
 describe('a shell escape that cannot be read is "cannot judge"', () => {

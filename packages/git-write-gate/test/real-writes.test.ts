@@ -496,6 +496,12 @@ const escapes: { command: string; makes: Effect; check?: string }[] = [
     command: 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=clean.requireForce GIT_CONFIG_VALUE_0=false git clean -dq',
     makes: 'removed file',
   },
+  // `|` ends an ex command: the `!` after it runs a shell
+  {
+    command: "vim -es -c 'set nu | !git commit -qam x' -c 'q!' tracked.txt",
+    makes: 'new commit',
+    check: 'command -v vim',
+  },
   // out of Ex mode vim runs the `:` lines of the keys piped or redirected into it
   { command: "echo ':!git commit -qam x' | vim tracked.txt", makes: 'new commit', check: 'command -v vim' },
   {
@@ -547,6 +553,56 @@ describe.skipIf(!hasBash)('each escape is denied, and run for real it makes the 
     if (check !== undefined && spawnSync('sh', ['-c', check], { stdio: 'ignore' }).status !== 0) return;
     const run = runIn(scratch, command, scratch.repo, { npm_config_yes: 'true', npm_config_offline: 'true' });
     expect(effectsOf(scratch), run.stderr).toContain(makes);
+  });
+});
+
+// Routes the gate cannot read, so "cannot judge": refused in strict mode in a managed repository.
+// Run for real each makes its write, so no opinion there would be a silent pass.
+const unreadWrites: { command: string; makes: Effect; check: string }[] = [
+  // :normal keys: `!!` filters the line through a shell (the \r ends the command line it types)
+  {
+    command: "vim -es -c $'norm !!git commit -qam x\\r' -c 'q!' tracked.txt",
+    makes: 'new commit',
+    check: 'command -v vim',
+  },
+  // an Ex script in a file vim reads as its input
+  {
+    command: "printf '!git commit -qam x\\nq!\\n' > ../k.ex && vim -es tracked.txt < ../k.ex",
+    makes: 'new commit',
+    check: 'command -v vim',
+  },
+];
+
+describe.skipIf(!hasBash)(
+  'each unread route is refused in strict mode, and run for real it makes the write',
+  () => {
+    test.for(unreadWrites)('$command: $makes', slow, ({ command, makes, check }) => {
+      const scratch = makeScratch();
+      const context = realContext({ env: { HOME: scratch.repo, TAGOUT_HOOKS_STRICT: '1' }, raw: '' });
+      expect(evaluate(bashCall(command, scratch.repo), context).kind).toBe('refuse');
+      if (spawnSync('sh', ['-c', check], { stdio: 'ignore' }).status !== 0) return;
+      const run = runIn(scratch, command, scratch.repo);
+      expect(effectsOf(scratch), run.stderr).toContain(makes);
+    });
+  },
+);
+
+// Their twins: restricted vim (rvim, rview, -Z) runs no shell command, so it is judged and passes.
+const restrictedVims = [
+  "rvim -es -c '!git commit -qam x' -c 'q!' tracked.txt",
+  "vim -Z -es -c $'norm !!git commit -qam x\\r' -c 'q!' tracked.txt",
+  "rview -es tracked.txt <<< 'silent !git commit -qam x'",
+];
+
+describe.skipIf(!hasBash)('restricted vim passes in strict mode, and run for real it writes nothing', () => {
+  test.for(restrictedVims)('%s', slow, (command) => {
+    const scratch = makeScratch();
+    const context = realContext({ env: { HOME: scratch.repo, TAGOUT_HOOKS_STRICT: '1' }, raw: '' });
+    expect(evaluate(bashCall(command, scratch.repo), context).kind).toBe('none');
+    if (spawnSync('sh', ['-c', `command -v ${command.split(' ')[0]}`], { stdio: 'ignore' }).status !== 0)
+      return;
+    runIn(scratch, command, scratch.repo);
+    expect(effectsOf(scratch)).toEqual([]);
   });
 });
 

@@ -57,6 +57,7 @@ export function findNestedTexts(segment: Segment, line: CommandLine): NestedText
     return tool(args, {
       input: () => inputOf(segment, line),
       shown: () => shownInputOf(segment, line),
+      file: () => inputFileOf(segment),
     }).map((placed) => ({ kind: 'tool-command', ...placed }));
   if (!shells.has(name)) return [];
   const call = readShellArgs(args);
@@ -299,6 +300,12 @@ function shownInputOf(segment: Segment, line: CommandLine): Placed | 'file' | nu
   const leaf = leafOf(line, segment);
   const piped = leaf?.parent.kind === 'pipeline' && leaf.parent.stages.indexOf(leaf) > 0;
   return piped || segment.redirects.some(isInputRedirect) ? inputOf(segment, line) : null;
+}
+
+/** The file a segment's input is redirected from with `<` (its last input redirection), or null. */
+function inputFileOf(segment: Segment): Word | null {
+  const redirect = segment.redirects.filter(isInputRedirect).at(-1);
+  return redirect?.op === '<' ? redirect.target : null;
 }
 
 /** The segment's last redirection of its standard input, read. */

@@ -18,15 +18,19 @@ export type ToolReader = (args: Word[], input: ToolInput) => Placed[];
 export interface ToolInput {
   input: () => Placed | 'file' | null;
   shown: () => Placed | 'file' | null;
+  /** The word a `< file` input names (null for any other input). */
+  file: () => Word | null;
 }
 
-const vims = ['vim', 'vi', 'nvim', 'ex', 'view', 'vimdiff', 'gvim', 'rvim'];
+// rvim and rview are restricted (vim's -Z): no shell command, system() or interpreter runs.
+const vims = ['vim', 'vi', 'view', 'vimdiff', 'gvim', 'gview', 'gvimdiff'];
 
 export const toolReaders: Readonly<Record<string, ToolReader>> = {
   ...Object.fromEntries(vims.map((name) => [name, vimCommands])),
   // Out of Ex mode nvim reads an input that is not a terminal as the text it edits, not as keys.
   nvim: (args, input) => vimCommands(args, input, true),
-  ex: (args, { input }) => [...vimCommands(args), ...exScript(input)],
+  // ex is vim in Ex mode.
+  ex: (args, input) => vimCommands(args, input, false, true),
   ed: edCommands,
   red: edCommands,
   sed: sedCommands,
@@ -40,13 +44,21 @@ export const toolReaders: Readonly<Record<string, ToolReader>> = {
 function exShellCommand(command: string): string | null | undefined {
   const bang = /^[\s:]*(?:sil(?:ent)?!?\s*)?!(.*)$/s.exec(command);
   if (bang !== null) return bang[1] as string;
+  // :normal (also after :g/pat/) types its keys in Normal mode: `!` filters through a shell, `:`
+  // types an ex command, Q / gQ enter Ex mode. Keys without them run nothing external.
+  const normal = /(?<![A-Za-z])norm(?:a(?:l)?)?(?![a-z])!?(.*)$/s.exec(command);
+  if (normal !== null && /[!:Q]/.test(normal[1] as string)) return null;
   // :r !cmd, :w !cmd, system(), :terminal, :exe "…": a shell runs text the gate does not read here.
   if (
-    /\b(?:r(?:ead)?|w(?:rite)?)\s*!|system(?:list)?\s*\(|\bter(?:m(?:inal)?)?\b|\bexe(?:cute)?\b/.test(
+    /\b(?:r(?:ead)?|w(?:rite)?)\s*!|system(?:list)?\s*\(|\bter(?:m(?:inal)?)?\b|(?<![\w.])exe(?:c(?:u(?:te?)?)?)?\b/.test(
       command,
     )
   )
     return null;
+  // `|` ends most ex commands (not :normal's keys, :g's command or a shell's, read above): a `!`
+  // after one runs a shell as at the start.
+  const afterBar = /(?<!\\)\|[\s:]*(?:sil(?:ent)?!?\s*)?!(.*)$/s.exec(command);
+  if (afterBar !== null) return afterBar[1] as string;
   return undefined;
 }
 
@@ -56,9 +68,9 @@ function exShellCommand(command: string): string | null | undefined {
  * from an input that is not a terminal (`echo ':!cmd' | vim f`), unless `-` makes that input the
  * text it edits.
  */
-function vimCommands(args: Word[], input?: ToolInput, textInput = false): Placed[] {
+function vimCommands(args: Word[], input: ToolInput, textInput = false, exStart = false): Placed[] {
   const texts: Placed[] = [];
-  let exMode = false;
+  let exMode = exStart;
   let stdinText = textInput;
   for (let i = 0; i < args.length; i += 1) {
     const word = args[i] as Word;
@@ -72,21 +84,34 @@ function vimCommands(args: Word[], input?: ToolInput, textInput = false): Placed
       prefix = 1;
     } else if (word.value === '--') break;
     else if (word.value === '-') stdinText = true;
+    else if (word.value !== null && /^-[A-Za-z]*Z/.test(word.value))
+      return []; // restricted, as rvim
     else if (word.value !== null && /^-[A-Za-z]*[eE]/.test(word.value) && !word.value.startsWith('--'))
       exMode = true;
     if (command === undefined) continue;
     texts.push(...shellOf(command, prefix, exShellCommand));
   }
-  if (input === undefined) return texts;
-  if (exMode) return [...texts, ...exScript(input.input)];
+  if (exMode) return [...texts, ...exScript(input.input, input.file)];
   // Keys from around the segment are a terminal's, or what the line does not show: not read.
-  return stdinText ? texts : [...texts, ...vimKeystrokes(input.shown)];
+  return stdinText ? texts : [...texts, ...vimKeystrokes(input.shown, input.file)];
 }
 
-/** An Ex script read from the input: each line an ex command; a script only known at run time is unknown, a file out of reach. */
-function exScript(input: () => Placed | 'file' | null): Placed[] {
+/**
+ * Commands or keys vim reads from a `< file`: a file the gate cannot see, so unknown (not out of
+ * reach by design as a script run later is: vim runs them now). /dev/null and a terminal hold none.
+ */
+function keysFile(file: () => Word | null): Placed[] {
+  const word = file();
+  if (word === null || (word.value !== null && /^\/dev\/(?:null|tty)$/.test(word.value))) return [];
+  const message = `vim reads its commands from ${word.text}, which the gate cannot read`;
+  return [{ form: 'word', start: word.start, end: word.end, text: null, message }];
+}
+
+/** An Ex script read from the input: each line an ex command; a script only known at run time, or in a file, is unknown. */
+function exScript(input: () => Placed | 'file' | null, file: () => Word | null): Placed[] {
   const script = input();
-  if (script === null || script === 'file') return [];
+  if (script === 'file') return keysFile(file);
+  if (script === null) return [];
   if (script.text === null) return [script];
   return script.text.split('\n').flatMap((line) => exLine(script, line));
 }
@@ -108,9 +133,10 @@ function unreadLine(input: Placed, message: string): Placed {
  * an ex command. Any other keys may leave Normal mode (`i` inserts what follows as text), so a
  * later `:` line, and a `!`, `:` or `Q` among other keys (a filter, an Ex mode), is not read.
  */
-function vimKeystrokes(input: () => Placed | 'file' | null): Placed[] {
+function vimKeystrokes(input: () => Placed | 'file' | null, file: () => Word | null): Placed[] {
   const keys = input();
-  if (keys === null || keys === 'file') return [];
+  if (keys === 'file') return keysFile(file);
+  if (keys === null) return [];
   if (keys.text === null) return [keys];
   const texts: Placed[] = [];
   let normal = true;

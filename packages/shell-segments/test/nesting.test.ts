@@ -217,6 +217,37 @@ const trees: [string, LineShape][] = [
   ['cat keys | vim f', top('cat keys | vim f', unread('tool-command@1', 'dynamic'))],
   ["bash -c 'vim f'", top("bash -c 'vim f'", child('shell-string@0', 'vim f'))], // keys from around it: not read
   ["vim -es f <<< '%s/a/b/'", top("vim -es f <<< '%s/a/b/'")],
+  // keys or an Ex script read from a file the gate cannot see: unknown (vim runs them now)
+  ['vim f < keys.txt', top('vim f < keys.txt', unread('tool-command@0', 'dynamic'))],
+  ['ex f < script.ex', top('ex f < script.ex', unread('tool-command@0', 'dynamic'))],
+  ['vim -es f < script.ex', top('vim -es f < script.ex', unread('tool-command@0', 'dynamic'))],
+  // :normal keys that filter through a shell, type a `:` line or enter Ex mode; :execute's string
+  ["vim -c 'norm !!git push' f", top("vim -c 'norm !!git push' f", unread('tool-command@0', 'dynamic'))],
+  [
+    "vim -c 'normal! :!git push' f",
+    top("vim -c 'normal! :!git push' f", unread('tool-command@0', 'dynamic')),
+  ],
+  ["vim -c 'norm!!!git push' f", top("vim -c 'norm!!!git push' f", unread('tool-command@0', 'dynamic'))],
+  ["vim -c 'g/x/norm Q' f", top("vim -c 'g/x/norm Q' f", unread('tool-command@0', 'dynamic'))],
+  ['vim -c \'exe "!git push"\' f', top('vim -c \'exe "!git push"\' f', unread('tool-command@0', 'dynamic'))],
+  ["ex -s f <<< 'execute g:cmd'", top("ex -s f <<< 'execute g:cmd'", unread('tool-command@0', 'dynamic'))],
+  ["vim f <<< ':norm !!git push'", top("vim f <<< ':norm !!git push'", unread('tool-command@0', 'dynamic'))],
+  // `|` ends an ex command: a `!` after it runs a shell
+  [
+    "vim -c 'set nu | !git push' f",
+    top("vim -c 'set nu | !git push' f", child('tool-command@0', 'git push')),
+  ],
+  [
+    "ex -s f <<< 'set nu|sil !git push'",
+    top("ex -s f <<< 'set nu|sil !git push'", child('tool-command@0', 'git push')),
+  ],
+  [
+    "vim f <<< ':set nu | !git push'",
+    top("vim f <<< ':set nu | !git push'", child('tool-command@0', 'git push')),
+  ],
+  // gvim is vim; rvim, rview and -Z are restricted: no shell runs
+  ["gvim -c '!git push' f", top("gvim -c '!git push' f", child('tool-command@0', 'git push'))],
+  ["gvim -f f <<< ':!git push'", top("gvim -f f <<< ':!git push'", child('tool-command@0', 'git push'))],
   ["sed -n '1e git push' f", top("sed -n '1e git push' f", child('tool-command@0', 'git push'))],
   [
     "sed -e 's/a/b/' -e '$e git push' f",
@@ -339,6 +370,25 @@ describe('no nested line', () => {
     // editors and stream tools that run no shell
     'vim -c wq f',
     'vim +10 f',
+    // no file of keys: /dev/null and a terminal hold none; `vim -` reads its file as the text it edits
+    'vim f < /dev/null',
+    'ex -s f < /dev/null',
+    'vim - < notes.txt',
+    'vim -c wq f < /dev/tty',
+    // :normal keys with no `!`, `:` or Q run nothing external; a word that only holds "exe" or "normal"
+    "vim -c 'norm dd' -c wq f",
+    "vim -c 'normal! ggdG' -c wq f",
+    "vim -c 'norm!gg' -c wq f",
+    "vim -c 'set ft=normal' -c 'e tool.exe' f",
+    "ex -s f <<< 'g/x/normal Ax'",
+    "vim -c 'set nu | wq' f",
+    "ex -s f <<< '%s/a\\|b/!/g'", // an escaped bar is the pattern's
+    // restricted: rvim, rview, vim -Z
+    "rvim -c '!git push' f",
+    "rview -es f <<< '!git push'",
+    "vim -Z -c 'norm !!git push' f",
+    "vim -Zes f <<< '!git push'",
+    'rvim f < keys.txt',
     "sed -n 's/a/b/p' f",
     "sed '/^e/d' f",
     'sed -f edits.sed f',
